@@ -1,0 +1,72 @@
+"""One ledger through which every chip or dollar moves.
+
+Purses are named ("seat0", "kitty", "bank", ...). Only purses allowed to go negative (a bank that
+creates money, the world outside a casino table) may do so, which keeps one invariant simple:
+the sum of all purses never changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .errors import IllegalAction
+
+
+class InsufficientFunds(IllegalAction):
+    """A transfer bigger than what the paying purse holds."""
+
+
+class Ledger:
+    __slots__ = ("balances", "journal", "may_go_negative", "_total")
+
+    def __init__(self, balances: dict[str, int], may_go_negative: Iterable[str] = ()) -> None:
+        self.balances = dict(balances)
+        self.may_go_negative = frozenset(may_go_negative)
+        self.journal: list[tuple[str, str, int, str]] = []
+        self._total = sum(self.balances.values())
+
+    def __getitem__(self, purse: str) -> int:
+        return self.balances[purse]
+
+    def can_pay(self, purse: str, amount: int) -> bool:
+        return purse in self.may_go_negative or self.balances[purse] >= amount
+
+    def transfer(self, src: str, dst: str, amount: int, why: str = "") -> int:
+        """Move ``amount`` from ``src`` to ``dst`` and journal it; returns the amount moved."""
+        if amount < 0:
+            raise IllegalAction(f"cannot transfer a negative amount ({amount})")
+        balances = self.balances
+        if src not in balances or dst not in balances:
+            raise IllegalAction(f"unknown purse in transfer {src!r} -> {dst!r}")
+        if balances[src] < amount and src not in self.may_go_negative:
+            raise InsufficientFunds(f"{src} holds {balances[src]}, cannot pay {amount}")
+        balances[src] -= amount
+        balances[dst] += amount
+        self.journal.append((src, dst, amount, why))
+        return amount
+
+    def pay_what_you_can(self, src: str, dst: str, amount: int, why: str = "") -> int:
+        """Transfer up to ``amount``, as much as ``src`` holds; returns what was paid."""
+        have = self.balances[src]
+        paid = amount if src in self.may_go_negative else min(amount, max(have, 0))
+        return self.transfer(src, dst, paid, why)
+
+    def open_purse(self, name: str) -> None:
+        self.balances.setdefault(name, 0)
+
+    def total(self) -> int:
+        return sum(self.balances.values())
+
+    def is_balanced(self) -> bool:
+        """Conservation: the grand total is what it was at the start, and no purse is overdrawn."""
+        return self.total() == self._total and all(
+            v >= 0 for k, v in self.balances.items() if k not in self.may_go_negative
+        )
+
+    def copy(self) -> Ledger:
+        new = Ledger.__new__(Ledger)
+        new.balances = dict(self.balances)
+        new.may_go_negative = self.may_go_negative
+        new.journal = list(self.journal)
+        new._total = self._total
+        return new
