@@ -1,0 +1,1 @@
+"""Uses of the engine that read many games: simulation and exact odds."""

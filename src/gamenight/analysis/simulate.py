@@ -1,0 +1,112 @@
+"""Monte Carlo on the reference engine: many bot games through the public protocol."""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from gamenight.engine import State, new_game
+
+
+class Bot(Protocol):
+    def act(self, state: State, seat: int) -> dict[str, Any]: ...
+
+
+BotFactory = Callable[[str, int, int], Bot]  # (game id, seat, seed) -> bot
+
+
+def default_bots(game_id: str, seat: int, seed: int) -> Bot:
+    """Each game's sensible bot where it has one, else a random bot."""
+    from gamenight.bots.base import make_bot
+
+    return make_bot(game_id, "sensible", seed=seed)
+
+
+def play_out(state: State, bots: list[Bot], max_moves: int = 1_000_000) -> State:
+    """Play ``state`` to the end: chance from its RNG, each actor's bot in seat order."""
+    moves = 0
+    while not state.is_terminal():
+        if state.is_chance():
+            state.sample_chance()
+        else:
+            seat = state.actors()[0]
+            state.apply(bots[seat].act(state, seat), seat)
+        moves += 1
+        if moves > max_moves:
+            raise RuntimeError(f"{state.game.id}: no end after {max_moves} moves")
+    return state
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    a = np.asarray(values, dtype=float)
+    return {
+        "mean": float(a.mean()),
+        "min": float(a.min()),
+        "p50": float(np.percentile(a, 50)),
+        "p99": float(np.percentile(a, 99)),
+        "max": float(a.max()),
+    }
+
+
+@dataclass
+class Simulation:
+    """What N games showed: wins by seat, length, and each game's own figures."""
+
+    game: str
+    players: int
+    games: int = 0
+    wins_by_seat: list[int] = field(default_factory=list)
+    shared_or_none: int = 0
+    lengths: list[int] = field(default_factory=list)
+    figures: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+
+    def add(self, state: State) -> None:
+        self.games += 1
+        w = state.winner()
+        if w is None:
+            self.shared_or_none += 1
+        else:
+            self.wins_by_seat[w] += 1
+        self.lengths.append(len(state.moves))
+        for k, v in state.stats().items():
+            self.figures[k].append(float(v))
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "game": self.game,
+            "players": self.players,
+            "games": self.games,
+            "wins_by_seat": self.wins_by_seat,
+            "no_single_winner": self.shared_or_none,
+            "moves": summary(self.lengths),
+        }
+        for k, values in sorted(self.figures.items()):
+            out[k] = summary(values)
+        return out
+
+
+def simulate(
+    game_id: str,
+    games: int,
+    players: int,
+    seed: int = 0,
+    bots: BotFactory = default_bots,
+    on_game: Callable[[int], None] | None = None,
+    **options: Any,
+) -> Simulation:
+    """Play ``games`` bot games; the same seed gives the same result."""
+    game = new_game(game_id, players=players, **options)
+    master = random.Random(seed)
+    sim = Simulation(game=game_id, players=players, wins_by_seat=[0] * players)
+    for i in range(games):
+        game_seed = master.getrandbits(63)
+        seated = [bots(game_id, s, game_seed + s) for s in range(players)]
+        sim.add(play_out(game.new_state(seed=game_seed), seated))
+        if on_game:
+            on_game(i + 1)
+    return sim

@@ -1,0 +1,99 @@
+"""The ``gamenight`` command: play, simulate, replay and list games."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.table import Table
+
+import gamenight
+from gamenight.engine import GamenightError
+
+app = typer.Typer(help="Play, simulate and analyse classic dice and card games.", no_args_is_help=True)
+console = Console()
+err_console = Console(stderr=True)
+
+
+def fail(e: Exception) -> typer.Exit:
+    err_console.print(f"[bold red]error:[/] {e}")
+    return typer.Exit(code=2)
+
+
+@app.command("list")
+def list_games() -> None:
+    """List the games gamenight knows."""
+    for gid in gamenight.list_games():
+        console.print(f"{gid:20} {gamenight.engine.game_class(gid).title}")
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="a JSON game record", exists=True, dir_okay=False)],
+    as_json: Annotated[bool, typer.Option("--json", help="print the final view as JSON")] = False,
+) -> None:
+    """Rebuild a game from its record and show where it ended."""
+    try:
+        state = gamenight.replay(file)
+    except GamenightError as e:
+        raise fail(e) from None
+    if as_json:
+        print(json.dumps({"view": state.view(), "moves": len(state.moves),
+                          "terminal": state.is_terminal(), "winner": state.winner()}))
+        return
+    for line in state.events()[-20:]:
+        console.print(line)
+    console.print(f"[bold]{len(state.moves)} moves; "
+                  f"{'game over' if state.is_terminal() else 'game in progress'}; "
+                  f"winner: {state.winner() if state.winner() is not None else '-'}")
+
+
+@app.command()
+def simulate(
+    game: Annotated[str, typer.Argument(help="game id, see `gamenight list`")],
+    games: Annotated[int, typer.Option(min=1, help="how many games")] = 1000,
+    players: Annotated[int, typer.Option(min=1)] = 2,
+    seed: Annotated[int, typer.Option(help="the same seed gives the same figures")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
+) -> None:
+    """Play many bot games and print wins by seat, game length and the game's own figures."""
+    from gamenight.analysis.simulate import simulate as run
+
+    try:
+        gamenight.new_game(game, players=players)
+        if as_json:
+            sim = run(game, games, players, seed)
+        else:
+            with Progress("[progress.description]{task.description}", BarColumn(),
+                          MofNCompleteColumn(), TimeRemainingColumn(), console=err_console) as bar:
+                task = bar.add_task(f"{game}, {players} players", total=games)
+                sim = run(game, games, players, seed,
+                          on_game=lambda _: bar.advance(task))
+    except GamenightError as e:
+        raise fail(e) from None
+    out = sim.to_json()
+    if as_json:
+        print(json.dumps(out))
+        return
+    wins = Table(title=f"{game}: {games} games, {players} players, seed {seed}")
+    wins.add_column("seat")
+    wins.add_column("wins", justify="right")
+    wins.add_column("share", justify="right")
+    for s, w in enumerate(out["wins_by_seat"]):
+        wins.add_row(chr(65 + s), str(w), f"{w / games:.1%}")
+    console.print(wins)
+    figs = Table(title="figures per game")
+    for col in ("figure", "mean", "min", "p50", "p99", "max"):
+        figs.add_column(col, justify="right" if col != "figure" else "left")
+    for k, v in out.items():
+        if isinstance(v, dict) and "mean" in v:
+            figs.add_row(k, *(f"{v[c]:.2f}" for c in ("mean", "min", "p50", "p99", "max")))
+    console.print(figs)
+
+
+if __name__ == "__main__":
+    app()
