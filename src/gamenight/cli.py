@@ -14,7 +14,9 @@ from rich.table import Table
 import gamenight
 from gamenight.engine import GamenightError
 
-app = typer.Typer(help="Play, simulate and analyse classic dice and card games.", no_args_is_help=True)
+app = typer.Typer(
+    help="Play, simulate and analyse classic dice and card games.", no_args_is_help=True
+)
 console = Console()
 err_console = Console(stderr=True)
 
@@ -42,14 +44,24 @@ def replay(
     except GamenightError as e:
         raise fail(e) from None
     if as_json:
-        print(json.dumps({"view": state.view(), "moves": len(state.moves),
-                          "terminal": state.is_terminal(), "winner": state.winner()}))
+        print(
+            json.dumps(
+                {
+                    "view": state.view(),
+                    "moves": len(state.moves),
+                    "terminal": state.is_terminal(),
+                    "winner": state.winner(),
+                }
+            )
+        )
         return
     for line in state.events()[-20:]:
         console.print(line)
-    console.print(f"[bold]{len(state.moves)} moves; "
-                  f"{'game over' if state.is_terminal() else 'game in progress'}; "
-                  f"winner: {state.winner() if state.winner() is not None else '-'}")
+    console.print(
+        f"[bold]{len(state.moves)} moves; "
+        f"{'game over' if state.is_terminal() else 'game in progress'}; "
+        f"winner: {state.winner() if state.winner() is not None else '-'}"
+    )
 
 
 @app.command()
@@ -68,11 +80,15 @@ def simulate(
         if as_json:
             sim = run(game, games, players, seed)
         else:
-            with Progress("[progress.description]{task.description}", BarColumn(),
-                          MofNCompleteColumn(), TimeRemainingColumn(), console=err_console) as bar:
+            with Progress(
+                "[progress.description]{task.description}",
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                console=err_console,
+            ) as bar:
                 task = bar.add_task(f"{game}, {players} players", total=games)
-                sim = run(game, games, players, seed,
-                          on_game=lambda _: bar.advance(task))
+                sim = run(game, games, players, seed, on_game=lambda _: bar.advance(task))
     except GamenightError as e:
         raise fail(e) from None
     out = sim.to_json()

@@ -108,7 +108,9 @@ class State(ABC):
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Apply ``action`` for ``seat`` (None: chance), or raise and change nothing."""
         if type(action) is not dict or type(action.get("type")) is not str:
-            raise MalformedAction(f"an action is a JSON object with a string 'type'; got {action!r}")
+            raise MalformedAction(
+                f"an action is a JSON object with a string 'type'; got {action!r}"
+            )
         if self.is_terminal():
             raise IllegalAction("the game is over")
         if seat is None:

@@ -78,6 +78,7 @@ class SnakeEyesState(State):
         self.chances_left = 0  # > 0 while the thrower uses the chances of a complete pass
         self._winner: int | None = None
         self.throws = 0
+        self.kitty_won = 0
         self.last_throw: list[int] | None = None
         # The throw for first player: seats still contending, and this round's totals.
         self.contenders: list[int] = []
@@ -193,8 +194,12 @@ class SnakeEyesState(State):
         if self.up_count[seat] == 0:
             self._winner = seat
             won = self.ledger.transfer("kitty", self.purse[seat], self.ledger["kitty"], "wins")
-            self.log("{} has turned every card down, wins and takes the kitty of {}.",
-                     self.seat_name(seat), won)
+            self.kitty_won = won
+            self.log(
+                "{} has turned every card down, wins and takes the kitty of {}.",
+                self.seat_name(seat),
+                won,
+            )
 
     def _pass_card(self, thrower: int, card: int) -> None:
         """Pass the dice to the nearest seat on the left with ``card`` face up."""
@@ -230,8 +235,9 @@ class SnakeEyesState(State):
         """Snake Eyes hides nothing: every seat sees the whole table."""
         return {
             "game": self.game.id,
-            "phase": "over" if self._winner is not None else
-                     ("first-player" if self.contenders else "play"),
+            "phase": "over"
+            if self._winner is not None
+            else ("first-player" if self.contenders else "play"),
             "kitty": self.ledger["kitty"],
             "thrower": self.throwing_seat if self._winner is None else None,
             "winner": self._winner,
@@ -246,8 +252,7 @@ class SnakeEyesState(State):
         }
 
     def stats(self) -> dict[str, float]:
-        return {"throws": self.throws, "kitty_end": self.ledger["kitty"],
-                "kitty_won": self.ledger[self.purse[self._winner]] if self._winner is not None else 0}
+        return {"throws": self.throws, "kitty": self.kitty_won}
 
 
 __all__ = ["CARDS", "SnakeEyes", "SnakeEyesState", "IllegalAction"]
