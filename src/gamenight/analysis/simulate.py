@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -42,7 +42,7 @@ def play_out(state: State, bots: list[Bot], max_moves: int = 1_000_000) -> State
     return state
 
 
-def summary(values: list[float]) -> dict[str, float]:
+def summary(values: Sequence[float]) -> dict[str, float]:
     a = np.asarray(values, dtype=float)
     return {
         "mean": float(a.mean()),

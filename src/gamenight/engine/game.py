@@ -53,7 +53,7 @@ class Game(ABC):
         self.players: int = players
         self.validate()
 
-    def validate(self) -> None:
+    def validate(self) -> None:  # noqa: B027
         """Checks that tie options together; raise BadOption."""
 
     def options_dict(self) -> dict[str, Any]:
