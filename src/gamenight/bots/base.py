@@ -1,0 +1,41 @@
+"""The bot protocol and a random bot that plays any game through the public protocol."""
+
+from __future__ import annotations
+
+import importlib
+import random
+from typing import Any, Protocol
+
+from gamenight.engine import State
+
+# Sensible bots by game id: "module:Class", imported only when asked for.
+SENSIBLE: dict[str, str] = {
+    "shake": "gamenight.bots.shake_bot:ShakeBot",
+}
+
+
+class Bot(Protocol):
+    """Anything that picks a legal action for a seat."""
+
+    def act(self, state: State, seat: int) -> dict[str, Any]: ...
+
+
+class RandomBot:
+    """Picks uniformly among the legal actions; its own seeded RNG keeps games repeatable."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, state: State, seat: int) -> dict[str, Any]:
+        return self.rng.choice(state.legal_actions(seat))
+
+
+def make_bot(game_id: str, kind: str = "sensible", seed: int | None = None) -> Bot:
+    """A bot for ``game_id``: ``"random"``, or ``"sensible"`` (random where a game has none)."""
+    if kind not in ("random", "sensible"):
+        raise ValueError(f"unknown bot kind {kind!r}: choose 'random' or 'sensible'")
+    if kind == "sensible" and game_id in SENSIBLE:
+        module, cls = SENSIBLE[game_id].split(":")
+        bot: Bot = getattr(importlib.import_module(module), cls)(seed=seed)
+        return bot
+    return RandomBot(seed)

@@ -1,0 +1,67 @@
+"""The command line, run for real through Typer's runner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+import gamenight
+from gamenight.cli import app
+
+runner = CliRunner()
+
+
+def test_list_names_every_game() -> None:
+    result = runner.invoke(app, ["list"])
+    assert result.exit_code == 0
+    for gid in gamenight.list_games():
+        assert gid in result.stdout
+
+
+def test_replay_rebuilds_a_saved_game(tmp_path: Path) -> None:
+    state = gamenight.new_game("snake-eyes", players=3).new_state(seed=7)
+    while not state.is_terminal():
+        state.sample_chance()
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(state.record()))
+    result = runner.invoke(app, ["replay", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["view"] == state.view() and out["winner"] == state.winner()
+
+
+def test_replay_of_a_bad_record_names_the_move(tmp_path: Path) -> None:
+    state = gamenight.new_game("snake-eyes", players=2).new_state(seed=7)
+    for _ in range(5):
+        state.sample_chance()
+    record = state.record()
+    record["moves"][3]["action"] = {"type": "dice", "faces": [7, 7]}
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(record))
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 2
+    assert "move 3" in result.output
+
+
+def test_simulate_json_has_the_promised_fields() -> None:
+    result = runner.invoke(
+        app, ["simulate", "snake-eyes", "--games", "60", "--players", "3", "--seed", "5", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["games"] == 60
+    assert len(out["wins_by_seat"]) == 3 and sum(out["wins_by_seat"]) == 60
+    assert set(out["throws"]) >= {"mean", "p50", "p99"}
+    assert out["throws"]["p50"] <= out["throws"]["p99"]
+    again = runner.invoke(
+        app, ["simulate", "snake-eyes", "--games", "60", "--players", "3", "--seed", "5", "--json"]
+    )
+    assert again.stdout == result.stdout, "a seed makes a simulation repeatable"
+
+
+def test_simulate_rejects_a_bad_player_count() -> None:
+    result = runner.invoke(app, ["simulate", "snake-eyes", "--players", "12", "--json"])
+    assert result.exit_code == 2
+    assert "players" in result.output
