@@ -146,7 +146,8 @@ class State(ABC):
         return rec
 
     def clone(self) -> State:
-        return copy.deepcopy(self)
+        """An independent copy; the (immutable) game is shared, not copied."""
+        return copy.deepcopy(self, {id(self.game): self.game})
 
     def seat_name(self, seat: int) -> str:
         """Seats read as letters in logs, as the rulebooks name players A, B, C..."""
