@@ -1,4 +1,6 @@
 """The rulebooks. Importing a module registers its game(s); one line per game module."""
 
-from . import snake_eyes  # noqa: F401
-from . import shake  # noqa: F401
+from . import (
+    shake,  # noqa: F401
+    snake_eyes,  # noqa: F401
+)
