@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 import gamenight
 from gamenight import BadOption, IllegalAction, MalformedAction, NotYourTurn
-from gamenight.bots import RandomBot
+from gamenight.analysis.simulate import play_out
+from gamenight.bots import Bot, RandomBot
 from gamenight.bots.shake_bot import ShakeBot
 from gamenight.games.shake import ShakeState, crap_out_chance
 
@@ -271,13 +272,7 @@ def test_bad_options_are_named(options) -> None:
 @given(seed=st.integers(0, 2**31), players=st.integers(2, 6))
 def test_every_round_fills_the_pad_and_totals_add_up(seed: int, players: int) -> None:
     state = gamenight.new_game("shake", players=players, rounds=3).new_state(seed)
-    bot = ShakeBot()
-    while not state.is_terminal():
-        if state.is_chance():
-            state.sample_chance()
-        else:
-            seat = state.actors()[0]
-            state.apply(bot.act(state, seat), seat)
+    play_out(state, [ShakeBot()] * players)
     for p in state.view()["players"]:
         assert None not in p["rounds"] and p["all_shake"] is not None
         assert p["total"] == sum(p["rounds"]) + p["all_shake"]
@@ -290,13 +285,8 @@ def test_sensible_bot_beats_the_random_bot() -> None:
     for g in range(games):
         state = gamenight.new_game("shake", players=2).new_state(seed=g)
         me = g % 2
-        bots = {me: ShakeBot(), 1 - me: RandomBot(seed=g)}
-        while not state.is_terminal():
-            if state.is_chance():
-                state.sample_chance()
-            else:
-                seat = state.actors()[0]
-                state.apply(bots[seat].act(state, seat), seat)
+        bots: list[Bot] = [ShakeBot(), RandomBot(seed=g)]
+        play_out(state, bots if me == 0 else bots[::-1])
         wins += state.returns()[me]
     assert wins / games > 0.8
 
