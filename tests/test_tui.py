@@ -7,6 +7,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import pytest
 from rich.console import Console
 
 import gamenight
@@ -48,6 +49,25 @@ async def test_bots_throw_by_themselves(tmp_path: Path) -> None:
                 break
             await pilot.pause()
         assert app.state.is_terminal()
+
+
+# Options that keep each game short at the table; games not named here play with their defaults.
+SHORT: dict[str, dict[str, Any]] = {"shake": {"rounds": 1}}
+
+
+@pytest.mark.parametrize("game_id", gamenight.list_games())
+async def test_every_game_plays_to_the_end_with_bots_only(game_id: str) -> None:
+    """Covers each registered game through the protocol alone, with its own table picture."""
+    cls = gamenight.engine.game_class(game_id)
+    game = gamenight.new_game(game_id, players=cls.min_players, **SHORT.get(game_id, {}))
+    app = GameApp(game, ["bot"] * game.players, 3, bot_delay=0)
+    async with app.run_test() as pilot:
+        for _ in range(5000):
+            if app.state.is_terminal():
+                break
+            await pilot.pause()
+        assert app.state.is_terminal()
+        assert "Game over" in str(app.query_one("#status").render())
 
 
 async def test_quitting_mid_game_asks_first(tmp_path: Path) -> None:
@@ -198,3 +218,43 @@ def test_generic_labels_and_dice_holder() -> None:
     assert t.label({"type": "bet", "chips": 5}) == "bet 5"
     assert t.chance_holder({"thrower": 2}) == 2
     assert t.chance_holder({"thrower": None, "winner": 1}) is None
+
+
+# --- gamenight play ----------------------------------------------------------------------------
+def test_play_seats_humans_first_then_bots(monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from gamenight.cli import app as cli
+
+    started: list[GameApp] = []
+    monkeypatch.setattr(GameApp, "run", lambda self: started.append(self))
+    args = [
+        "play",
+        "snake-eyes",
+        "--players",
+        "3",
+        "--bots",
+        "2",
+        "--seed",
+        "5",
+        "--save",
+        "g.json",
+        "--delay",
+        "0",
+    ]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    (table,) = started
+    assert table.seats == ["human", "bot", "bot"] and table.seed == 5
+    assert table.save_path == Path("g.json") and table.bot_delay == 0
+
+
+def test_play_refuses_more_bots_than_players_and_unknown_games() -> None:
+    from typer.testing import CliRunner
+
+    from gamenight.cli import app as cli
+
+    too_many = CliRunner().invoke(cli, ["play", "snake-eyes", "--players", "2", "--bots", "3"])
+    assert too_many.exit_code == 2 and "--bots 3" in too_many.output
+    unknown = CliRunner().invoke(cli, ["play", "no-such-game"])
+    assert unknown.exit_code == 2 and "no-such-game" in unknown.output

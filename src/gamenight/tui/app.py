@@ -103,7 +103,7 @@ class GameApp(App[None]):
         yield Static(id="status")
         with Horizontal(id="main"):
             yield Static(id="table")
-            yield RichLog(id="log", wrap=True, markup=False)
+            yield RichLog(id="log", wrap=True, markup=False, min_width=20)
         yield Static(id="keys")
         yield Footer()
 

@@ -35,6 +35,8 @@ class SnakeEyesTable(Table):
                 head.append("  SNAKE EYES!", style="bold green")
             elif sum(throw) == 7:
                 head.append("  seven", style="bold red")
+        if view["winner"] is not None:
+            head.append(f"   ★ {seat_names[view['winner']]} wins the kitty", style="bold green")
         if view["phase"] == "first-player":
             head.append("   (throwing for first player)", style="italic")
         if view["chances_left"]:
