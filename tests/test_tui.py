@@ -135,7 +135,7 @@ class PileState(State):
         self.turn = 1 - self.turn
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
-        return {"pile": self.pile, "to_act": self.turn, "winner": self._winner}
+        return {"pile": self.pile, "to_act": self.turn, "winner": self._winner, "seen_by": seat}
 
     def winner(self) -> int | None:
         return self._winner
@@ -163,6 +163,24 @@ async def test_action_keys_for_humans_in_hot_seat() -> None:
         await pilot.press("1")  # A takes the last
         assert app.state.is_terminal() and app.state.winner() == 0
         assert app.state.events() == ["A takes 2.", "B takes 2.", "A takes 1."]
+        assert app.viewer is None  # hot-seat humans share the screen: the whole table
+
+
+async def test_a_lone_human_sees_their_own_view() -> None:
+    drawn: list[dict[str, Any]] = []
+
+    class Spy(Table):
+        def render(self, view: dict[str, Any], seat_names: list[str]) -> Any:
+            drawn.append(view)
+            return super().render(view, seat_names)
+
+    app = GameApp(Pile(), ["bot", "human"], 0, bot_delay=0)
+    app.table = Spy()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        await pilot.press("1")
+        await pilot.pause()
+    assert drawn and all(v["seen_by"] == 1 for v in drawn)
 
 
 def render_text(renderable: Any) -> str:

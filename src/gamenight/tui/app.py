@@ -93,6 +93,9 @@ class GameApp(App[None]):
         self.names = [
             f"{chr(65 + s)}{'' if k == HUMAN else ' (bot)'}" for s, k in enumerate(self.seats)
         ]
+        humans = [s for s, k in enumerate(self.seats) if k == HUMAN]
+        # One human sees only their own view; hot-seat humans share the screen, so the whole table.
+        self.viewer: int | None = humans[0] if len(humans) == 1 else None
         self.keymap: dict[str, tuple[int, Action]] = {}
         self.waiting_throw: int | None = None  # human seat whose space throws the dice
         self.seen_events = 0
@@ -207,7 +210,9 @@ class GameApp(App[None]):
 
     # --- drawing --------------------------------------------------------------------------------
     def refresh_table(self) -> None:
-        self.query_one("#table", Static).update(self.table.render(self.state.view(), self.names))
+        self.query_one("#table", Static).update(
+            self.table.render(self.state.view(self.viewer), self.names)
+        )
         log = self.query_one("#log", RichLog)
         for line in self.state.events(self.seen_events):
             log.write(line)
