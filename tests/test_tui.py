@@ -228,6 +228,8 @@ def test_shake_table_shows_dice_pad_and_crap_out_odds() -> None:
     assert table.chance_holder({**SHAKE_VIEW, "phase": "shake"}) == 1
     assert table.chance_holder({**SHAKE_VIEW, "phase": "roll"}) is None
     assert table.label({"type": "order", "seats": [2, 0]}) == "order CA"
+    assert table.label({"type": "stop"}) == "stop and keep the points"
+    assert "40" in text  # A's colored 4 is worth 40
 
 
 def test_generic_labels_and_dice_holder() -> None:

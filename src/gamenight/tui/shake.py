@@ -40,6 +40,9 @@ class ShakeTable(Table):
         return view.get("shaker") if view.get("phase") == "shake" else None
 
     def label(self, action: Action) -> str:
+        named = {"take": "take the die", "shake": "shake", "stop": "stop and keep the points"}
+        if action["type"] in named and len(action) == 1:
+            return named[action["type"]]
         if action["type"] == "order":
             return "order " + "".join(chr(65 + s) for s in action["seats"])
         return super().label(action)
@@ -51,8 +54,9 @@ class ShakeTable(Table):
         dice = Text("colored dice  ")
         for s in range(len(view["players"])):
             dice.append(f"{seat_names[s]} ")
-            dice.append_text(colored_die(s, rolled[s] if s < len(rolled) else None))
-            dice.append("  ")
+            face = rolled[s] if s < len(rolled) else None
+            dice.append_text(colored_die(s, face))
+            dice.append(f" {face * 10:<3} " if face else "     ", style="dim")
         shake = Text("shake dice    ") + shake_dice(view.get("last_shake"))
         if view.get("shaker") is not None:
             shake.append(f"  {seat_names[view['shaker']]} shaking: {view['shake_points']} pts")
