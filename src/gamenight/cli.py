@@ -111,5 +111,27 @@ def simulate(
     console.print(figs)
 
 
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help="game id, see `gamenight list`")],
+    players: Annotated[int, typer.Option(min=1, help="seats at the table")] = 2,
+    bots: Annotated[int, typer.Option(min=0, help="how many seats (the last) are bots")] = 1,
+    seed: Annotated[int | None, typer.Option(help="the same seed deals the same game")] = None,
+    save: Annotated[Path | None, typer.Option(help="where the w key saves the record")] = None,
+    delay: Annotated[float, typer.Option(min=0, help="seconds a bot waits before it acts")] = 0.6,
+) -> None:
+    """Play at the terminal: the first seats are humans taking turns, the rest bots."""
+    from gamenight.tui.app import GameApp
+
+    if bots > players:
+        raise fail(ValueError(f"--bots {bots} is more than --players {players}"))
+    try:
+        g = gamenight.new_game(game, players=players)
+    except GamenightError as e:
+        raise fail(e) from None
+    seats = ["human"] * (players - bots) + ["bot"] * bots
+    GameApp(g, seats, seed, bot_delay=delay, save_path=save).run()
+
+
 if __name__ == "__main__":
     app()

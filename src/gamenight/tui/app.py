@@ -1,0 +1,225 @@
+"""GameApp: one table, any registered game, humans (hot-seat) and bots together.
+
+The app only speaks the engine protocol: whose turn (``actors``/chance), ``legal_actions``,
+``apply``, ``view`` and ``events``. What a game looks like comes from ``tables.table_for``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Footer, Label, RichLog, Static
+
+from gamenight.bots.base import Bot, make_bot
+from gamenight.engine import Action, Game, GamenightError
+
+from .tables import table_for
+
+# Keys for actions, in order; q, w and space are the app's own.
+ACTION_KEYS = "123456789" + "abcdefghijklmnoprstuvxyz"
+HUMAN, BOT = "human", "bot"
+
+
+class ConfirmQuit(ModalScreen[bool]):
+    """Asks before throwing away a game in progress."""
+
+    BINDINGS = [("y", "answer(True)", "yes"), ("n,escape", "answer(False)", "no")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label("The game is not over. Quit anyway?  (y / n)")
+            with Horizontal(id="buttons"):
+                yield Button("Quit", variant="error", id="yes")
+                yield Button("Keep playing", variant="primary", id="no")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+class GameApp(App[None]):
+    """Plays one game of ``game`` with ``seats`` ("human" or "bot", one per seat)."""
+
+    CSS = """
+    #status { height: 3; padding: 0 1; background: $boost; content-align: left middle; }
+    #main { height: 1fr; }
+    #table { width: 3fr; height: 100%; padding: 1 2; border: round $primary; }
+    #log { width: 2fr; border: round $secondary; }
+    #keys { height: auto; min-height: 3; padding: 0 1; border: round $accent; }
+    ConfirmQuit { align: center middle; }
+    #dialog { width: 50; height: auto; padding: 1 2; border: thick $error; background: $surface; }
+    #buttons { height: auto; margin-top: 1; }
+    #buttons Button { margin-right: 2; }
+    """
+    BINDINGS = [
+        Binding("q", "quit_game", "quit"),
+        Binding("w", "save", "save record"),
+        Binding("space", "throw", "throw", show=False),
+    ]
+
+    def __init__(
+        self,
+        game: Game,
+        seats: Sequence[str],
+        seed: int | None = None,
+        *,
+        bot_delay: float = 0.6,
+        save_path: str | Path | None = None,
+        bots: dict[int, Bot] | None = None,
+    ) -> None:
+        super().__init__()
+        if len(seats) != game.players or any(s not in (HUMAN, BOT) for s in seats):
+            raise ValueError(f"give one of 'human'/'bot' for each of the {game.players} seats")
+        self.game = game
+        self.seats = list(seats)
+        self.state = game.new_state(seed=seed)
+        self.seed = seed
+        self.bot_delay = bot_delay
+        self.table = table_for(game.id)
+        self.save_path = Path(save_path or f"gamenight-{game.id}-seed{seed}.json")
+        self.bots: dict[int, Bot] = bots or {}
+        for s, kind in enumerate(self.seats):
+            if kind == BOT and s not in self.bots:
+                self.bots[s] = make_bot(game.id, seed=None if seed is None else seed + s)
+        self.names = [
+            f"{chr(65 + s)}{'' if k == HUMAN else ' (bot)'}" for s, k in enumerate(self.seats)
+        ]
+        humans = [s for s, k in enumerate(self.seats) if k == HUMAN]
+        # One human sees only their own view; hot-seat humans share the screen, so the whole table.
+        self.viewer: int | None = humans[0] if len(humans) == 1 else None
+        self.keymap: dict[str, tuple[int, Action]] = {}
+        self.waiting_throw: int | None = None  # human seat whose space throws the dice
+        self.seen_events = 0
+        self.pending = False  # a bot or automatic draw is scheduled
+
+    # --- layout ---------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Horizontal(id="main"):
+            yield Static(id="table")
+            yield RichLog(id="log", wrap=True, markup=False, min_width=20)
+        yield Static(id="keys")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = f"gamenight: {self.game.title}"
+        self.query_one("#log", RichLog).border_title = "events"
+        self.query_one("#table", Static).border_title = self.game.title
+        self.query_one("#keys", Static).border_title = "your keys"
+        self.advance()
+
+    # --- the game loop --------------------------------------------------------------------------
+    def advance(self) -> None:
+        """Redraw, then decide who moves next: wait for a human key or schedule the machine."""
+        self.refresh_table()
+        self.keymap, self.waiting_throw = {}, None
+        st = self.state
+        if st.is_terminal():
+            w = st.winner()
+            self.set_status(f"Game over. {'Winner: ' + self.names[w] if w is not None else ''}")
+            self.set_keys("q quit   w save the record")
+            return
+        if st.is_chance():
+            holder = self.table.chance_holder(st.view())
+            if holder is not None and self.seats[holder] == HUMAN:
+                self.waiting_throw = holder
+                self.set_status(f"{self.names[holder]} holds the dice: press space to throw")
+                self.set_keys("space  throw the dice")
+            else:
+                who = f"{self.names[holder]} throws" if holder is not None else "the dice roll"
+                self.set_status(f"{who} …")
+                self.set_keys("")
+                self.schedule(self.draw_chance)
+            return
+        seat = st.actors()[0]
+        if self.seats[seat] == BOT:
+            self.set_status(f"{self.names[seat]} is thinking …")
+            self.set_keys("")
+            self.schedule(lambda: self.bot_move(seat))
+            return
+        actions = st.legal_actions(seat)
+        self.keymap = {k: (seat, a) for k, a in zip(ACTION_KEYS, actions, strict=False)}
+        self.set_status(f"{self.names[seat]} to act: choose with a key")
+        self.set_keys(
+            "   ".join(f"[b]{k}[/b] {self.table.label(a)}" for k, (_, a) in self.keymap.items())
+        )
+
+    def schedule(self, move: Any) -> None:
+        self.pending = True
+        if self.bot_delay > 0:
+            self.set_timer(self.bot_delay, move)
+        else:
+            self.call_later(move)
+
+    def draw_chance(self) -> None:
+        self.pending = False
+        if not self.is_running or not self.state.is_chance():
+            return
+        self.state.sample_chance()
+        self.advance()
+
+    def bot_move(self, seat: int) -> None:
+        self.pending = False
+        if not self.is_running or self.state.is_terminal():
+            return
+        self.play(self.bots[seat].act(self.state, seat), seat)
+
+    def play(self, action: Action, seat: int | None) -> None:
+        try:
+            self.state.apply(action, seat)
+        except GamenightError as e:  # the state is unchanged: say why and ask again
+            self.notify(str(e), severity="error")
+        self.advance()
+
+    # --- keys -----------------------------------------------------------------------------------
+    def on_key(self, event: Any) -> None:
+        if event.key in self.keymap and not isinstance(self.screen, ModalScreen):
+            seat, action = self.keymap[event.key]
+            event.stop()
+            self.play(action, seat)
+
+    def action_throw(self) -> None:
+        if self.waiting_throw is not None and self.state.is_chance():
+            self.waiting_throw = None
+            self.state.sample_chance()
+            self.advance()
+
+    def action_save(self) -> None:
+        self.save_path.write_text(json.dumps(self.state.record(), indent=1))
+        self.notify(f"record saved to {self.save_path}")
+
+    def action_quit_game(self) -> None:
+        if self.state.is_terminal() or not self.state.moves:
+            self.exit()
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.exit()
+
+        self.push_screen(ConfirmQuit(), answered)
+
+    # --- drawing --------------------------------------------------------------------------------
+    def refresh_table(self) -> None:
+        self.query_one("#table", Static).update(
+            self.table.render(self.state.view(self.viewer), self.names)
+        )
+        log = self.query_one("#log", RichLog)
+        for line in self.state.events(self.seen_events):
+            log.write(line)
+        self.seen_events = self.state.event_count
+
+    def set_status(self, text: str) -> None:
+        self.query_one("#status", Static).update(f"[b]{self.game.title}[/b]  ·  {text}")
+
+    def set_keys(self, text: str) -> None:
+        self.query_one("#keys", Static).update(text or "[dim]waiting …[/dim]")

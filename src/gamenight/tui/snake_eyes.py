@@ -1,0 +1,64 @@
+"""Snake Eyes at the terminal: the two dice, every seat's cards #2-#12, the kitty and the chips."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from gamenight.games.snake_eyes import CARDS
+
+from .tables import Table, chips, dice_art
+
+
+def card_row(face_up: list[int]) -> Text:
+    """Cards face up show their number; face-down cards show their back."""
+    t = Text()
+    for c in CARDS:
+        if c in face_up:
+            t.append(f"{c:>2}", style="bold black on white")
+        else:
+            t.append("▒▒", style="grey35 on grey15")
+        t.append(" ")
+    return t
+
+
+class SnakeEyesTable(Table):
+    def render(self, view: dict[str, Any], seat_names: list[str]) -> RenderableType:
+        throw = view["last_throw"]
+        head = Text()
+        if throw:
+            head.append(f"  last throw: {sum(throw)}", style="bold")
+            if sum(throw) == 2:
+                head.append("  SNAKE EYES!", style="bold green")
+            elif sum(throw) == 7:
+                head.append("  seven", style="bold red")
+        if view["winner"] is not None:
+            head.append(f"   ★ {seat_names[view['winner']]} wins the kitty", style="bold green")
+        if view["phase"] == "first-player":
+            head.append("   (throwing for first player)", style="italic")
+        if view["chances_left"]:
+            head.append(f"   chances left: {view['chances_left']}", style="bold magenta")
+        seats = RichTable(box=None, pad_edge=False, show_header=True, header_style="dim")
+        seats.add_column("seat")
+        seats.add_column("cards  " + " ".join(f"{c:>2}" for c in CARDS))
+        seats.add_column("chips", justify="right")
+        seats.add_column("left", justify="right")
+        for s, p in enumerate(view["players"]):
+            name = seat_names[s]
+            if view["winner"] == s:
+                name_t = Text(f"★ {name}", style="bold green")
+            elif view["thrower"] == s:
+                name_t = Text(f"▶ {name}", style="bold black on yellow")
+            else:
+                name_t = Text(f"  {name}")
+            seats.add_row(
+                name_t,
+                Text("       ") + card_row(p["face_up"]),
+                Text(str(p["chips"]), style="bold yellow"),
+                str(len(p["face_up"])),
+            )
+        kitty = Text("kitty  ", style="bold") + chips(view["kitty"])
+        return Group(dice_art(throw), head, Text(""), kitty, Text(""), seats)
