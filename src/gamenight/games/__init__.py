@@ -1,3 +1,4 @@
 """The rulebooks. Importing a module registers its game(s); one line per game module."""
 
 from . import snake_eyes  # noqa: F401
+from . import snap  # noqa: F401
