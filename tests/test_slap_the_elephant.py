@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from snap_helpers import dealt
 
 import gamenight
 from gamenight import IllegalAction
+from snap_helpers import dealt
 
 FLIP = {"type": "flip"}
 SLAP = {"type": "slap"}

@@ -5,10 +5,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from snap_helpers import dealt
 
 import gamenight
 from gamenight import IllegalAction
+from snap_helpers import dealt
 
 FLIP = {"type": "flip"}
 SNAP = {"type": "snap"}

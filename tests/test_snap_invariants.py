@@ -35,7 +35,7 @@ def check(state) -> None:
             + view.get("shuffling", 0)
         )
         assert counted == 52
-    every: Counter[str] = Counter(face_up) + state.undealt + getattr(state, "shuffle_pool", Counter())
+    every: Counter[str] = face_up + state.undealt + getattr(state, "shuffle_pool", Counter())
     for pack in state.pack:
         every.update(pack)
     assert every == full_deck()

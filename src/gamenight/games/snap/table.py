@@ -48,6 +48,7 @@ class TableState(State):
         self.false_calls = 0
         self._winner: int | None = None
         self._over = False
+        self.max_flips: int = game.options.max_flips
 
     # --- counting --------------------------------------------------------------------------
     def held(self, seat: int) -> int:
@@ -109,7 +110,7 @@ class TableState(State):
 
     def _count_flip(self) -> None:
         self.flips += 1
-        if self.flips >= self.game.options.max_flips and not self._over:
+        if self.flips >= self.max_flips and not self._over:
             self._finish_by_limit()
 
     def _finish_by_limit(self) -> None:
@@ -213,5 +214,5 @@ class TableState(State):
             "flips": self.flips,
             "calls": self.calls,
             "false_calls": self.false_calls,
-            "stopped": float(self._over and self.flips >= self.game.options.max_flips),
+            "stopped": float(self._over and self.flips >= self.max_flips),
         }
