@@ -64,3 +64,20 @@ def test_simulations_are_repeatable_and_expert_beats_easy() -> None:
 def test_tiny_flip_limit_stops_games() -> None:
     r = simulate_realtime("snap", ["expert", "expert"], games=5, seed=2, max_flips=10)
     assert r["stopped_at_max_flips"] == 1.0 and r["mean_flips"] == 10
+
+
+def test_cli_simulate_realtime_prints_json_and_names_a_bad_level() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from gamenight.cli import app
+
+    runner = CliRunner()
+    ok = runner.invoke(
+        app, ["simulate-realtime", "slap-the-elephant", "--levels", "easy,expert", "--games", "5"]
+    )
+    assert ok.exit_code == 0, ok.output
+    assert json.loads(ok.stdout)["games"] == 5
+    bad = runner.invoke(app, ["simulate-realtime", "snap", "--levels", "easy,wizard"])
+    assert bad.exit_code == 2 and "wizard" in bad.output

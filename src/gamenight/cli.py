@@ -111,5 +111,25 @@ def simulate(
     console.print(figs)
 
 
+@app.command("simulate-realtime")
+def simulate_realtime_cmd(
+    game: Annotated[str, typer.Argument(help="snap or slap-the-elephant")] = "snap",
+    levels: Annotated[
+        str, typer.Option(help="one bot level per seat, comma separated: easy, normal, expert")
+    ] = "easy,normal,expert",
+    games: Annotated[int, typer.Option(min=1, help="how many games")] = 200,
+    seed: Annotated[int, typer.Option(help="the same seed gives the same figures")] = 0,
+    max_flips: Annotated[int, typer.Option(min=1, help="flips after which a game stops")] = 1000,
+) -> None:
+    """Bots with human-like reaction times play a calling game in simulated time."""
+    from gamenight.realtime import simulate_realtime
+
+    try:
+        out = simulate_realtime(game, levels.split(","), games, seed, max_flips)
+    except (GamenightError, ValueError) as e:
+        raise fail(e) from None
+    print(json.dumps(out))
+
+
 if __name__ == "__main__":
     app()

@@ -172,7 +172,7 @@ def simulate_realtime(
     false_calls = 0
     rng = random.Random(seed)
     for _ in range(games):
-        state = gamenight.new_game(game_id, players=n, max_flips=max_flips).new_state(
+        state: Any = gamenight.new_game(game_id, players=n, max_flips=max_flips).new_state(
             seed=rng.randrange(2**32)
         )
         table = RealtimeTable(
