@@ -131,5 +131,25 @@ def simulate_realtime_cmd(
     print(json.dumps(out))
 
 
+@app.command("snap-table")
+def snap_table(
+    game: Annotated[str, typer.Argument(help="snap or slap-the-elephant")] = "snap",
+    players: Annotated[int, typer.Option(min=2, max=8)] = 3,
+    level: Annotated[str, typer.Option(help="bot level: easy, normal, expert")] = "normal",
+) -> None:
+    """Play a calling game in real time against bots in the terminal (you are seat A)."""
+    from gamenight.realtime.reaction import level as check_level
+    from gamenight.tui.snap import run
+
+    if game not in ("snap", "slap-the-elephant"):
+        raise fail(ValueError(f"snap-table plays snap or slap-the-elephant, not {game!r}"))
+    try:
+        check_level(level)
+        gamenight.new_game(game, players=players)
+    except (GamenightError, ValueError) as e:
+        raise fail(e) from None
+    run(game, players, level)
+
+
 if __name__ == "__main__":
     app()
