@@ -16,7 +16,7 @@ from textual.widgets import Footer, Header, RichLog, Static
 
 import gamenight
 from gamenight.games.snap.deck import PICTURES
-from gamenight.realtime import LEVELS, RealtimeTable
+from gamenight.realtime import LEVELS, Level, RealtimeTable
 from gamenight.realtime.table import Outcome
 
 HUMAN = 0
@@ -64,7 +64,9 @@ class SnapApp(App[None]):
         self._build_table(seed)
 
     def _build_table(self, seed: int | None) -> None:
-        bots = {s: self.level for s in range(self.state.players) if s != HUMAN}
+        bots: dict[int, Level | str] = {
+            s: self.level for s in range(self.state.players) if s != HUMAN
+        }
         self.table = RealtimeTable(self.state, bots, seed=seed)
         self.t0 = self.clock() - self.table.now
 
