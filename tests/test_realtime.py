@@ -81,3 +81,13 @@ def test_cli_simulate_realtime_prints_json_and_names_a_bad_level() -> None:
     assert json.loads(ok.stdout)["games"] == 5
     bad = runner.invoke(app, ["simulate-realtime", "snap", "--levels", "easy,wizard"])
     assert bad.exit_code == 2 and "wizard" in bad.output
+
+
+def test_generic_simulator_plays_calling_games_with_the_caller_bot() -> None:
+    from gamenight.analysis.simulate import simulate
+
+    for game_id in ("snap", "slap-the-elephant"):
+        out = simulate(game_id, 5, 3, seed=1).to_json()
+        assert out["games"] == 5
+        assert out["false_calls"]["max"] == 0
+        assert out["flips"]["min"] > 3

@@ -156,9 +156,13 @@ class TableState(State):
         return [1.0 if s == self._winner else lose for s in range(self.players)]
 
     def actors(self) -> list[int]:
+        """Every seat still in may call; the seat to flip comes first, so a driver that takes
+        turns (one actor at a time) still moves the game on."""
         if self._over or self.is_chance():
             return []
-        return self.in_seats() if self._call_open() else [self.turn]
+        if not self._call_open():
+            return [self.turn]
+        return [self.turn, *(s for s in self.in_seats() if s != self.turn)]
 
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
         if seat not in self.actors():
