@@ -86,7 +86,7 @@ def test_penalty_card_that_matches_at_once_goes_to_the_first_caller() -> None:
     assert state.center == [] and state.up == [[], []] and state.penalized is None
 
 
-def test_penalty_card_matched_later_takes_centre_like_pile_and_penalised_pile() -> None:
+def test_penalty_card_waits_in_the_centre_while_other_piles_are_snapped() -> None:
     state = dealt("snap", [["kite", "owl"], ["fish", "crown", "anchor"], ["teapot", "crown"]])
     for seat in (0, 1, 2):
         state.apply(FLIP, seat)

@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import gamenight
+from gamenight import IllegalAction
 from gamenight.games.snap.deck import full_deck
 
 
@@ -56,6 +58,12 @@ def test_cards_are_conserved_and_face_down_cards_stay_hidden(game_id, players, s
             state.sample_chance()
         else:
             seat %= players
+            if state.out[seat]:  # a seat that is out is refused, and nothing changes
+                before = state.view()
+                with pytest.raises(IllegalAction, match="out of the game"):
+                    state.apply({"type": state.CALLS[pick % len(state.CALLS)]}, seat)
+                assert state.view() == before
+                continue
             calls = [a for a in state.legal_actions(seat) if a["type"] != "flip"]
             if pick == 0 or not calls:
                 if state.turn in state.actors():

@@ -74,8 +74,13 @@ class SlapState(TableState):
             self.pack[seat].extend(self.center)
             self.center = []
             self.turn = seat
-            self.log("{} {}s first at the {} and takes {} cards", self.seat_name(seat),
-                     kind.replace("_", " "), TARGET[kind], won)
+            self.log(
+                "{} {}s first at the {} and takes {} cards",
+                self.seat_name(seat),
+                kind.replace("_", " "),
+                TARGET[kind],
+                won,
+            )
         else:
             self.false_calls += 1
             self._divide(seat, kind)
@@ -84,11 +89,17 @@ class SlapState(TableState):
     def _divide(self, offender: int, kind: str) -> None:
         others = [s for s in self.in_seats() if s != offender]
         others = sorted(others, key=lambda s: (s - offender) % self.players)
+        top = self.center[-1]
         rounds = len(self.center) // len(others)
         for _ in range(rounds):
             for s in others:
                 self.pack[s].append(self.center.pop())
-        self.log("{} wrongly {}s at {}: {} cards each to {}; {} left in the centre",
-                 self.seat_name(offender), kind.replace("_", " "),
-                 "a " + (self.center[-1] if self.center else "pile"), rounds,
-                 [self.seat_name(s) for s in others], len(self.center))
+        self.log(
+            "{} wrongly {}s at {}: {} cards each to {}; {} left in the centre",
+            self.seat_name(offender),
+            kind.replace("_", " "),
+            "a " + top,
+            rounds,
+            [self.seat_name(s) for s in others],
+            len(self.center),
+        )

@@ -97,8 +97,11 @@ class SnapState(TableState):
         if not self.shuffle_pool:  # first draw: the face-up pile is picked up
             self.shuffle_pool = Counter(self.up[t])
             self.up[t] = []
-            self.log("{} turns over and shuffles a face-up pile of {}", self.seat_name(t),
-                     sum(self.shuffle_pool.values()))
+            self.log(
+                "{} turns over and shuffles a face-up pile of {}",
+                self.seat_name(t),
+                sum(self.shuffle_pool.values()),
+            )
         self.shuffle_pool[card] -= 1
         self.shuffle_pool += Counter()  # drop zero counts
         self.pack[t].append(card)
@@ -154,8 +157,9 @@ class SnapState(TableState):
         card = source.pop(0)  # top of the pack; with no pack, the oldest face-up card
         self.center.append(card)
         self.penalized = seat
-        self.log("{} calls Snap with no match and pays {} to the centre", self.seat_name(seat),
-                 card)
+        self.log(
+            "{} calls Snap with no match and pays {} to the centre", self.seat_name(seat), card
+        )
 
     def _player_view(self, seat: int) -> dict[str, Any]:
         return {"pack": len(self.pack[seat]), "face_up": list(self.up[seat])}
