@@ -61,6 +61,7 @@ def test_wrong_reaction_divides_the_pile_among_the_others(call, top) -> None:
     assert [len(p) - s for p, s in zip(state.pack, sizes, strict=True)] == [0, 2, 2]
     assert state.center == ["owl"]
     assert state.false_calls == 1
+    assert f"at a {top}: 2 cards each to ['B', 'C']; 1 left" in state.events()[-1]
 
 
 def test_pile_that_divides_evenly_leaves_nothing() -> None:
