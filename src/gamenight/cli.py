@@ -133,5 +133,45 @@ def play(
     GameApp(g, seats, seed, bot_delay=delay, save_path=save).run()
 
 
+@app.command("simulate-realtime")
+def simulate_realtime_cmd(
+    game: Annotated[str, typer.Argument(help="snap or slap-the-elephant")] = "snap",
+    levels: Annotated[
+        str, typer.Option(help="one bot level per seat, comma separated: easy, normal, expert")
+    ] = "easy,normal,expert",
+    games: Annotated[int, typer.Option(min=1, help="how many games")] = 200,
+    seed: Annotated[int, typer.Option(help="the same seed gives the same figures")] = 0,
+    max_flips: Annotated[int, typer.Option(min=1, help="flips after which a game stops")] = 1000,
+) -> None:
+    """Bots with human-like reaction times play a calling game in simulated time."""
+    from gamenight.realtime import simulate_realtime
+
+    try:
+        out = simulate_realtime(game, levels.split(","), games, seed, max_flips)
+    except (GamenightError, ValueError) as e:
+        raise fail(e) from None
+    print(json.dumps(out))
+
+
+@app.command("snap-table")
+def snap_table(
+    game: Annotated[str, typer.Argument(help="snap or slap-the-elephant")] = "snap",
+    players: Annotated[int, typer.Option(min=2, max=8)] = 3,
+    level: Annotated[str, typer.Option(help="bot level: easy, normal, expert")] = "normal",
+) -> None:
+    """Play a calling game in real time against bots in the terminal (you are seat A)."""
+    from gamenight.realtime.reaction import level as check_level
+    from gamenight.tui.snap import run
+
+    if game not in ("snap", "slap-the-elephant"):
+        raise fail(ValueError(f"snap-table plays snap or slap-the-elephant, not {game!r}"))
+    try:
+        check_level(level)
+        gamenight.new_game(game, players=players)
+    except (GamenightError, ValueError) as e:
+        raise fail(e) from None
+    run(game, players, level)
+
+
 if __name__ == "__main__":
     app()

@@ -11,6 +11,8 @@ from gamenight.engine import State
 # Sensible bots by game id: "module:Class", imported only when asked for.
 SENSIBLE: dict[str, str] = {
     "shake": "gamenight.bots.shake_bot:ShakeBot",
+    "snap": "gamenight.bots.snap_bot:CallerBot",
+    "slap-the-elephant": "gamenight.bots.snap_bot:CallerBot",
 }
 
 

@@ -1,0 +1,105 @@
+"""Slap the Elephant: one centre pile; slap an elephant, snap your fingers at a mouse.
+
+Decisions (see docs/rules/slap-the-elephant.md): a seat whose pack is empty is out at once; a
+wrong reaction hands the pile out from the top, one card at a time round the other seats from
+the offender's left, as many whole rounds as go evenly, and the leftover cards (fewer than the
+number of other seats) stay in the centre under the next card played. Reactions are open only
+while the centre holds cards.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+from pydantic import Field
+
+from gamenight.engine import Game, register_game
+
+from .deck import ELEPHANT, MOUSE
+from .table import CardOptions, TableState
+
+TARGET = {"slap": ELEPHANT, "snap_fingers": MOUSE}
+
+
+class SlapOptions(CardOptions):
+    players: int = Field(default=3, description="2 to 4 players")
+
+
+@register_game
+class SlapTheElephant(Game):
+    id = "slap-the-elephant"
+    title = "Slap the Elephant"
+    Options = SlapOptions
+    min_players = 2
+    max_players = 4
+
+    def new_state(self, seed: int | None = None) -> SlapState:
+        return SlapState(self, seed)
+
+
+class SlapState(TableState):
+    CALLS = ("slap", "snap_fingers")
+
+    def is_chance(self) -> bool:
+        return not self._over and self.dealing()
+
+    def _chance_outcomes(self) -> list[tuple[dict[str, Any], Fraction]]:
+        return self._deal_outcomes()
+
+    def _sample_chance(self, rng: random.Random) -> dict[str, Any]:
+        return self._sample_from(self.undealt, "deal", rng)
+
+    def _call_open(self) -> bool:
+        return bool(self.center)
+
+    def _do(self, action: dict[str, Any], seat: int | None) -> None:
+        if seat is None:
+            self._do_deal(action["card"])
+            return
+        kind = action["type"]
+        if kind == "flip":
+            card = self.pack[seat].pop(0)
+            self.center.append(card)
+            self.log("{} plays {}", self.seat_name(seat), card)
+            self.turn = self.next_in(seat)
+            self._update_outs()
+            if not self._over:
+                self._count_flip()
+            return
+        self.calls += 1
+        if self.center[-1] == TARGET[kind]:
+            won = len(self.center)
+            self.pack[seat].extend(self.center)
+            self.center = []
+            self.turn = seat
+            self.log(
+                "{} {}s first at the {} and takes {} cards",
+                self.seat_name(seat),
+                kind.replace("_", " "),
+                TARGET[kind],
+                won,
+            )
+        else:
+            self.false_calls += 1
+            self._divide(seat, kind)
+        self._update_outs()
+
+    def _divide(self, offender: int, kind: str) -> None:
+        others = [s for s in self.in_seats() if s != offender]
+        others = sorted(others, key=lambda s: (s - offender) % self.players)
+        top = self.center[-1]
+        rounds = len(self.center) // len(others)
+        for _ in range(rounds):
+            for s in others:
+                self.pack[s].append(self.center.pop())
+        self.log(
+            "{} wrongly {}s at {}: {} cards each to {}; {} left in the centre",
+            self.seat_name(offender),
+            kind.replace("_", " "),
+            "a " + top,
+            rounds,
+            [self.seat_name(s) for s in others],
+            len(self.center),
+        )

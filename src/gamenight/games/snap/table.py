@@ -1,0 +1,222 @@
+"""What Snap and Slap the Elephant share: the card-by-card deal, packs, turns, outs, the flip limit.
+
+Seat 0 sits at the dealer's left (the dealer is the last seat), so the deal and the first flip
+start at seat 0 and go round in seat order (clockwise). Cards are dealt one at a time, so seats
+0, 1, ... get the extra cards of an uneven deal.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from fractions import Fraction
+from typing import Any
+
+from pydantic import Field
+
+from gamenight.engine import IllegalAction, Options, State
+from gamenight.engine.errors import MalformedAction, NotYourTurn
+
+from .deck import DECK_SIZE, draw_outcomes, full_deck
+
+
+class CardOptions(Options):
+    max_flips: int = Field(
+        default=1000,
+        ge=1,
+        le=1_000_000,
+        description="flips after which a never-ending game stops; most cards wins",
+    )
+
+
+class TableState(State):
+    """Packs (index 0 is the top), the deal, the turn and the end of the game."""
+
+    CALLS: tuple[str, ...] = ()
+
+    def __init__(self, game: Any, seed: int | None = None) -> None:
+        super().__init__(game, seed)
+        n = game.players
+        self.pack: list[list[str]] = [[] for _ in range(n)]
+        self.center: list[str] = []
+        self.undealt: Counter[str] = full_deck()
+        self.deal_to = 0
+        self.turn = 0
+        self.out = [False] * n
+        self.flips = 0
+        self.calls = 0
+        self.false_calls = 0
+        self._winner: int | None = None
+        self._over = False
+        self.max_flips: int = game.options.max_flips
+
+    # --- counting --------------------------------------------------------------------------
+    def held(self, seat: int) -> int:
+        """Cards a seat owns: its pack (and, in Snap, its face-up pile)."""
+        return len(self.pack[seat])
+
+    def in_seats(self) -> list[int]:
+        return [s for s in range(self.players) if not self.out[s]]
+
+    def next_in(self, seat: int) -> int:
+        for k in range(1, self.players + 1):
+            s = (seat + k) % self.players
+            if not self.out[s]:
+                return s
+        return seat
+
+    # --- the deal --------------------------------------------------------------------------
+    def dealing(self) -> bool:
+        return sum(self.undealt.values()) > 0
+
+    def _deal_outcomes(self) -> list[tuple[dict[str, Any], Fraction]]:
+        return draw_outcomes(self.undealt, "deal")
+
+    def _check_drawn(self, action: dict[str, Any], pool: Counter[str], kind: str) -> str:
+        if action.get("type") != kind:
+            raise NotYourTurn(f"a {kind!r} chance move is due, not {action.get('type')!r}")
+        card = action.get("card")
+        if not isinstance(card, str) or pool.get(card, 0) <= 0:
+            raise MalformedAction(f"a {kind!r} needs a 'card' still in the pool; got {card!r}")
+        return card
+
+    def _do_deal(self, card: str) -> None:
+        self.undealt[card] -= 1
+        self.pack[self.deal_to].append(card)
+        self.deal_to = (self.deal_to + 1) % self.players
+        if not self.dealing():
+            self.log("the deal is done: packs of {}", [len(p) for p in self.pack])
+
+    def _sample_from(self, pool: Counter[str], kind: str, rng: random.Random) -> dict[str, Any]:
+        cards = sorted(pool.elements())
+        return {"type": kind, "card": rng.choice(cards)}
+
+    # --- calls and turns -------------------------------------------------------------------
+    def _check_player(self, action: dict[str, Any], seat: int) -> str:
+        """Common checks for a player's move; returns its type."""
+        kind = action["type"]
+        if kind not in ("flip", *self.CALLS):
+            known = ", ".join(("flip", *self.CALLS))
+            raise MalformedAction(f"unknown action {kind!r} (known: {known})")
+        if set(action) != {"type"}:
+            raise MalformedAction(f"a {kind!r} action has no fields besides 'type'; got {action}")
+        if self.out[seat]:
+            raise NotYourTurn(f"seat {self.seat_name(seat)} is out of the game and may not act")
+        if kind == "flip" and seat != self.turn:
+            raise NotYourTurn(
+                f"it is {self.seat_name(self.turn)}'s turn to flip, not {self.seat_name(seat)}'s"
+            )
+        return str(kind)
+
+    def _count_flip(self) -> None:
+        self.flips += 1
+        if self.flips >= self.max_flips and not self._over:
+            self._finish_by_limit()
+
+    def _finish_by_limit(self) -> None:
+        counts = [self.held(s) for s in range(self.players)]
+        best = max(counts)
+        leaders = [s for s, c in enumerate(counts) if c == best]
+        self._over = True
+        self._winner = leaders[0] if len(leaders) == 1 else None
+        self.log("the flip limit ({}) is reached: cards held {}", self.flips, counts)
+
+    def _update_outs(self) -> None:
+        """Seats with no cards are out; the last seat in takes the centre and wins."""
+        for s in range(self.players):
+            if not self.out[s] and self.held(s) == 0:
+                self.out[s] = True
+                self.log("{} has no cards left and is out", self.seat_name(s))
+        alive = self.in_seats()
+        if len(alive) == 1 and not self.dealing():
+            w = alive[0]
+            self._gather_all(w)
+            self._over = True
+            self._winner = w
+            self.log("{} holds all {} cards and wins", self.seat_name(w), DECK_SIZE)
+        elif self.out[self.turn] and alive:
+            self.turn = self.next_in(self.turn)
+
+    def _gather_all(self, seat: int) -> None:
+        self.pack[seat].extend(self.center)
+        self.center.clear()
+
+    # --- protocol --------------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self._over
+
+    def winner(self) -> int | None:
+        return self._winner
+
+    def returns(self) -> list[float]:
+        """+1 to the winner, -1 shared by the rest; a stopped game with a tie is 0 for all."""
+        if self._winner is None:
+            return [0.0] * self.players
+        lose = -1.0 / (self.players - 1)
+        return [1.0 if s == self._winner else lose for s in range(self.players)]
+
+    def actors(self) -> list[int]:
+        """Every seat still in may call; the seat to flip comes first, so a driver that takes
+        turns (one actor at a time) still moves the game on."""
+        if self._over or self.is_chance():
+            return []
+        if not self._call_open():
+            return [self.turn]
+        return [self.turn, *(s for s in self.in_seats() if s != self.turn)]
+
+    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+        if seat not in self.actors():
+            return []
+        acts = [{"type": c} for c in self.CALLS if self._call_open()]
+        if seat == self.turn:
+            acts.insert(0, {"type": "flip"})
+        return acts
+
+    def _call_open(self) -> bool:
+        return True
+
+    def _check(self, action: dict[str, Any], seat: int | None) -> None:
+        if seat is None:
+            self._check_chance(action)
+            return
+        if self.is_chance():
+            raise NotYourTurn("cards are being dealt or shuffled: a chance move is due")
+        kind = self._check_player(action, seat)
+        if kind != "flip" and not self._call_open():
+            raise IllegalAction(f"there is nothing on the table to {kind} at")
+
+    def _check_chance(self, action: dict[str, Any]) -> None:
+        self._check_drawn(action, self.undealt, "deal")
+
+    def _player_view(self, seat: int) -> dict[str, Any]:
+        return {"pack": len(self.pack[seat]), "face_up": []}
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """Face-down cards are counted, never shown, to every seat alike (nobody sees his own)."""
+        return {
+            "game": self.game.id,
+            "phase": "over" if self._over else ("deal" if self.dealing() else "play"),
+            "turn": None if self._over else self.turn,
+            "players": [self._player_view(s) for s in range(self.players)],
+            "center": list(self.center),
+            "undealt": sum(self.undealt.values()),
+            "out": list(self.out),
+            "flips": self.flips,
+            "winner": self._winner,
+        }
+
+    def total_cards(self) -> int:
+        v = self.view()
+        return (
+            v["undealt"]
+            + len(v["center"])
+            + sum(p["pack"] + len(p["face_up"]) for p in v["players"])
+        )
+
+    def stats(self) -> dict[str, float]:
+        return {
+            "flips": self.flips,
+            "calls": self.calls,
+            "false_calls": self.false_calls,
+            "stopped": float(self._over and self.flips >= self.max_flips),
+        }

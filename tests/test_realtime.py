@@ -1,0 +1,93 @@
+"""The timing layer: ex-Gaussian reactions, arrival order, too-late calls, bot simulations."""
+
+from __future__ import annotations
+
+import random
+import statistics
+
+import pytest
+
+from gamenight.realtime import LEVELS, RealtimeTable, reaction_ms, simulate_realtime
+from gamenight.realtime.reaction import FLOOR_MS, level
+from snap_helpers import dealt
+
+
+@pytest.mark.parametrize("name", list(LEVELS))
+def test_reaction_times_have_the_documented_mean(name: str) -> None:
+    lv = LEVELS[name]
+    rng = random.Random(1)
+    times = [reaction_ms(lv, rng) for _ in range(4000)]
+    assert min(times) >= FLOOR_MS
+    assert abs(statistics.fmean(times) - lv.mean_ms) < 0.05 * lv.mean_ms
+    assert statistics.fmean(times) > statistics.median(times)  # the slow tail
+
+
+def test_levels_are_ordered_and_unknown_level_is_named() -> None:
+    assert LEVELS["easy"].mean_ms > LEVELS["normal"].mean_ms > LEVELS["expert"].mean_ms
+    assert LEVELS["expert"].false_rate == 0 < LEVELS["normal"].false_rate
+    with pytest.raises(ValueError, match="unknown bot level 'wizard'"):
+        level("wizard")
+
+
+def matched_table(bot_level: str = "normal") -> RealtimeTable:
+    state = dealt("snap", [["kite"], ["kite"]])
+    table = RealtimeTable(state, {1: bot_level}, seed=3, auto_flip_humans=False)
+    table.press(0, {"type": "flip"})
+    table.advance(table.now + 1000.0)  # B flips at the tempo: kite on kite
+    assert state.matches() == [0, 1]
+    return table
+
+
+def test_a_human_who_presses_first_wins_the_snap_and_the_bot_is_too_late() -> None:
+    table = matched_table("expert")
+    out = table.press(0, {"type": "snap"})
+    assert out is not None and out.result == "good"
+    later = table.advance(table.now + 5000.0)
+    assert "too late" in [o.result for o in later if o.seat == 1]
+    assert table.state.false_calls == 0
+
+
+def test_a_bot_wins_when_the_human_is_slow() -> None:
+    table = matched_table("expert")
+    done = table.advance(table.now + 3000.0)
+    assert [o.result for o in done if o.seat == 1 and o.result != "flip"] == ["good"]
+
+
+def test_simulations_are_repeatable_and_expert_beats_easy() -> None:
+    a = simulate_realtime("snap", ["easy", "expert"], games=20, seed=5)
+    assert a == simulate_realtime("snap", ["easy", "expert"], games=20, seed=5)
+    assert a["win_rate"][1] > a["win_rate"][0]
+    b = simulate_realtime("slap-the-elephant", ["normal", "normal", "easy"], games=10, seed=1)
+    assert sum(b["win_rate"]) + 0 <= 1.0 and b["mean_flips"] > 0
+
+
+def test_tiny_flip_limit_stops_games() -> None:
+    r = simulate_realtime("snap", ["expert", "expert"], games=5, seed=2, max_flips=10)
+    assert r["stopped_at_max_flips"] == 1.0 and r["mean_flips"] == 10
+
+
+def test_cli_simulate_realtime_prints_json_and_names_a_bad_level() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from gamenight.cli import app
+
+    runner = CliRunner()
+    ok = runner.invoke(
+        app, ["simulate-realtime", "slap-the-elephant", "--levels", "easy,expert", "--games", "5"]
+    )
+    assert ok.exit_code == 0, ok.output
+    assert json.loads(ok.stdout)["games"] == 5
+    bad = runner.invoke(app, ["simulate-realtime", "snap", "--levels", "easy,wizard"])
+    assert bad.exit_code == 2 and "wizard" in bad.output
+
+
+def test_generic_simulator_plays_calling_games_with_the_caller_bot() -> None:
+    from gamenight.analysis.simulate import simulate
+
+    for game_id in ("snap", "slap-the-elephant"):
+        out = simulate(game_id, 5, 3, seed=1).to_json()
+        assert out["games"] == 5
+        assert out["false_calls"]["max"] == 0
+        assert out["flips"]["min"] > 3

@@ -1,0 +1,109 @@
+"""Slap the Elephant: every rule path as a scenario with a fixed deal."""
+
+from __future__ import annotations
+
+import pytest
+
+import gamenight
+from gamenight import IllegalAction
+from snap_helpers import dealt
+
+FLIP = {"type": "flip"}
+SLAP = {"type": "slap"}
+FINGERS = {"type": "snap_fingers"}
+
+
+def test_three_players_one_gets_an_extra_card() -> None:
+    state = gamenight.new_game("slap-the-elephant", players=3).new_state(seed=4)
+    while state.is_chance():
+        state.sample_chance()
+    assert [len(p) for p in state.pack] == [18, 17, 17]
+
+
+def test_cards_go_to_one_centre_pile_in_turn() -> None:
+    state = dealt("slap-the-elephant", [["kite"], ["owl"], ["fish"]])
+    assert state.actors() == [0] and state.legal_actions(0) == [FLIP]
+    with pytest.raises(IllegalAction, match="nothing on the table"):
+        state.apply(SLAP, 1)
+    for seat in (0, 1, 2):
+        state.apply(FLIP, seat)
+    assert state.center == ["kite", "owl", "fish"]
+    assert state.actors() == [0, 1, 2]
+
+
+def test_first_slap_on_an_elephant_takes_the_pile_and_starts_the_next() -> None:
+    state = dealt("slap-the-elephant", [["kite"], ["elephant"], ["fish"]])
+    state.apply(FLIP, 0)
+    state.apply(FLIP, 1)
+    before = len(state.pack[2])
+    state.apply(SLAP, 2)
+    assert state.pack[2][before:] == ["kite", "elephant"]
+    assert state.center == [] and state.turn == 2
+
+
+def test_first_finger_snap_on_a_mouse_takes_the_pile() -> None:
+    state = dealt("slap-the-elephant", [["mouse"], ["owl"]])
+    state.apply(FLIP, 0)
+    before = len(state.pack[1])
+    state.apply(FINGERS, 1)
+    assert state.pack[1][before:] == ["mouse"] and state.turn == 1
+
+
+@pytest.mark.parametrize("call, top", [(SLAP, "mouse"), (FINGERS, "elephant"), (SLAP, "kite")])
+def test_wrong_reaction_divides_the_pile_among_the_others(call, top) -> None:
+    state = dealt("slap-the-elephant", [["owl", "fish"], ["crown", top], ["anchor"]])
+    for seat in (0, 1, 2, 0, 1):
+        state.apply(FLIP, seat)
+    assert len(state.center) == 5
+    sizes = [len(p) for p in state.pack]
+    state.apply(call, 0)
+    # 5 cards, 2 others: 2 each (top cards first), 1 left in the centre
+    assert [len(p) - s for p, s in zip(state.pack, sizes, strict=True)] == [0, 2, 2]
+    assert state.center == ["owl"]
+    assert state.false_calls == 1
+    assert f"at a {top}: 2 cards each to ['B', 'C']; 1 left" in state.events()[-1]
+
+
+def test_pile_that_divides_evenly_leaves_nothing() -> None:
+    state = dealt("slap-the-elephant", [["owl"], ["fish"]])
+    state.apply(FLIP, 0)
+    state.apply(FLIP, 1)
+    state.apply(SLAP, 1)
+    assert state.center == [] and state.pack[0][-2:] == ["fish", "owl"]
+
+
+def test_player_with_no_cards_is_out_and_last_one_in_wins_everything() -> None:
+    state = dealt("slap-the-elephant", [["owl"], ["fish"]])
+    # test shortcut: B holds a single card, the rest already lie in the centre
+    state.center = state.pack[1][1:]
+    state.pack[1] = ["fish"]
+    state.apply(FLIP, 0)
+    state.apply(FLIP, 1)
+    assert state.is_terminal() and state.winner() == 0
+    assert len(state.pack[0]) == 52 and state.center == []
+
+
+def test_out_seat_may_not_react() -> None:
+    state = dealt("slap-the-elephant", [["owl"], ["fish"], ["kite"]])
+    state.center = state.pack[1][1:]
+    state.pack[1] = ["fish"]
+    state.apply(FLIP, 0)
+    state.apply(FLIP, 1)
+    assert state.out[1] and state.turn == 2
+    with pytest.raises(IllegalAction, match="out of the game"):
+        state.apply(SLAP, 1)
+
+
+def test_flip_limit_stops_the_game() -> None:
+    state = dealt("slap-the-elephant", [["owl"], ["fish"]], max_flips=2)
+    state.apply(FLIP, 0)
+    state.apply(FLIP, 1)
+    assert state.is_terminal() and state.winner() is None
+    assert state.returns() == [0.0, 0.0]
+
+
+def test_bad_options_are_named() -> None:
+    with pytest.raises(gamenight.BadOption, match="players"):
+        gamenight.new_game("slap-the-elephant", players=5)
+    with pytest.raises(gamenight.BadOption, match="max_flips"):
+        gamenight.new_game("snap", max_flips=0)
