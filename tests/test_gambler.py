@@ -344,3 +344,27 @@ def test_turn_limit_ends_a_game_with_the_richest() -> None:
             pick = next((a for a in legal if a["type"] in ("roll", "end_turn")), legal[0])
             s.apply(pick, seat)
     assert s.turns <= 10 and s.stats()["turn_limit"] in (0.0, 1.0)
+
+
+# --- bots ----------------------------------------------------------------------------------------
+def test_sensible_bot_uses_the_exact_odds() -> None:
+    from gamenight.bots.base import make_bot
+
+    bot = make_bot("gambler", "sensible", seed=1)
+    s = table()
+    roll(s, 2, 2)
+    # a Sweepstakes with Pairs free is worth 4651/7776 * $200 > $500 / 6 for a second doubles
+    assert bot.act(s, 0) == {"type": "sweepstakes"}
+    s.apply({"type": "sweepstakes"}, 0)
+    assert bot.act(s, 0) == {"type": "marker", "space": "pairs"}
+    s.apply({"type": "marker", "space": "pairs"}, 0)
+    assert bot.act(s, 1) == {"type": "marker", "space": "high-1"}
+
+
+def test_sensible_bot_games_end() -> None:
+    from gamenight.analysis.simulate import play_out
+    from gamenight.bots.base import make_bot
+
+    s = gamenight.new_game("gambler", players=4).new_state(seed=3)
+    play_out(s, [make_bot("gambler", "sensible", seed=i) for i in range(4)])
+    assert s.is_terminal() and s.winner() is not None and s.ledger.is_balanced()

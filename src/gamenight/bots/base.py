@@ -11,6 +11,7 @@ from gamenight.engine import State
 # Sensible bots by game id: "module:Class", imported only when asked for.
 SENSIBLE: dict[str, str] = {
     "shake": "gamenight.bots.shake_bot:ShakeBot",
+    "gambler": "gamenight.bots.gambler_bot:GamblerBot",
 }
 
 
