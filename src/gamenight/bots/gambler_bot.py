@@ -37,7 +37,7 @@ class GamblerBot:
             return types["buy_ticket"]
         if "roll_again" in types:
             again = Fraction(DOUBLES_PRIZE, 6)
-            best = max(o["expected"] for o in odds.space_odds().values())
+            best = max(odds.win_probability(sp) * odds.prize(sp) for sp in odds.SPACES)
             return types["roll_again"] if again >= best else types["sweepstakes"]
         markers = [a for a in legal if a["type"] == "marker"]
         if markers:
