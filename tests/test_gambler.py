@@ -368,3 +368,66 @@ def test_sensible_bot_games_end() -> None:
     s = gamenight.new_game("gambler", players=4).new_state(seed=3)
     play_out(s, [make_bot("gambler", "sensible", seed=i) for i in range(4)])
     assert s.is_terminal() and s.winner() is not None and s.ledger.is_balanced()
+
+
+# --- Fortune card effects and corner cases -------------------------------------------------------
+def fortune(s: GamblerState, card: int) -> None:
+    roll(s, 3, 4)  # Fortune space 7
+    s.apply({"type": "fortune", "card": card})
+
+
+def test_fortune_collect_from_each_and_pay_each() -> None:
+    s = table(players=3)
+    fortune(s, 4)  # birthday: $10 from each
+    assert [cash(s, i) for i in range(3)] == [120, 90, 90]
+    s = table(players=3)
+    fortune(s, 5)  # pizza: pay each $10
+    assert [cash(s, i) for i in range(3)] == [80, 110, 110]
+
+
+def test_fortune_moves_follow_the_new_space() -> None:
+    s = table()
+    fortune(s, 9)  # advance 3: 7 -> 10 Tax refund
+    assert s.position[0] == 10 and cash(s, 0) == 160
+    s = table()
+    fortune(s, 11)  # next Lottery: 9; nobody holds tickets
+    assert s.position[0] == 9 and s.current == 1
+    s = table()
+    fortune(s, 13)  # go to Start: passes it, claim waits
+    assert s.position[0] == 0 and s.phase == "claim"
+
+
+def test_fortune_card_can_call_a_sweepstakes() -> None:
+    s = table()
+    fortune(s, 6)
+    assert s.phase == "marker" and s.actors() == [0] and cash(s, 1) == 90
+
+
+def test_fortune_deck_cycles_in_known_order_once_all_are_seen() -> None:
+    s = table()
+    s.fortune_known, s.fortune_unseen = list(range(24)), []
+    roll(s, 3, 4)
+    assert not s.is_chance()
+    assert s.fortune_known[-1] == 0 and cash(s, 0) == 150  # card 0: $50 prize
+
+
+def test_spending_the_last_borrowed_dollar_on_a_ticket_puts_you_out_and_play_passes() -> None:
+    s = table(players=3)
+    s.apply({"type": "take_iou"}, 0)
+    s.ledger.transfer("seat0", "bank", 290)
+    buy(s, 1, 2)
+    assert s.out[0] and s.current == 1 and s.view()["players"][0]["tickets"] == []
+    assert len(s.ticket_deck) == 14
+
+
+def test_custom_valid_board_is_used(tmp_path: Path) -> None:
+    path = tmp_path / "tiny.toml"
+    path.write_text(
+        '[[space]]\nname="Start"\nkind="start"\n[[space]]\nname="Gift"\nkind="collect"\n'
+        'amount=5\n[[space]]\nname="Fortune"\nkind="fortune"\n'
+        '[[space]]\nname="Sweep"\nkind="sweepstakes"\n[[space]]\nname="Lotto"\nkind="lottery"\n'
+        '[[space]]\nname="Race"\nkind="races"\n'
+    )
+    s = gamenight.new_game("gambler", players=2, first_player=0, board_file=str(path))
+    state = s.new_state(1)
+    assert len(state.view()["board"]) == 6

@@ -273,6 +273,10 @@ class GamblerState(State):
             self._do_player(action, seat)
         if self.phase != "over":
             self._check_end()
+        if self.phase in ("turn", "doubles", "claim") and self.chance is None:
+            if self.out[self.current]:  # went out on their own turn: play passes on
+                self.start_due = False
+                self._next_turn()
 
     def _do_player(self, action: dict[str, Any], seat: int) -> None:
         kind, name = action["type"], self.seat_name(seat)
@@ -313,7 +317,8 @@ class GamblerState(State):
             self.log("{} puts a marker on {}", name, action["space"])
             if not self.marker_queue:
                 self._shake("sweepstakes")
-        self._knock_out(seat)
+        if kind != "buy_ticket":  # a bought ticket is in hand once drawn; checked then
+            self._knock_out(seat)
 
     def _do_chance(self, action: dict[str, Any]) -> None:
         kind, self.chance = self.chance, None
@@ -348,6 +353,7 @@ class GamblerState(State):
             self.ticket_deck.remove(t)
             self.tickets[cur].append(t)
             self.log("{} buys lottery ticket {}-{}", self.seat_name(cur), *t)
+            self._knock_out(cur)
         elif kind == "fortune":
             self.fortune_unseen.remove(action["card"])
             self._fortune(action["card"])
