@@ -273,10 +273,10 @@ class GamblerState(State):
             self._do_player(action, seat)
         if self.phase != "over":
             self._check_end()
-        if self.phase in ("turn", "doubles", "claim") and self.chance is None:
-            if self.out[self.current]:  # went out on their own turn: play passes on
-                self.start_due = False
-                self._next_turn()
+        on_turn = self.phase in ("turn", "doubles", "claim") and self.chance is None
+        if on_turn and self.out[self.current]:  # went out on their own turn: play passes on
+            self.start_due = False
+            self._next_turn()
 
     def _do_player(self, action: dict[str, Any], seat: int) -> None:
         kind, name = action["type"], self.seat_name(seat)
