@@ -141,3 +141,7 @@ class GamblerApp(App[None]):
 
     def action_marker(self, space: str) -> None:
         self._send({"type": "marker", "space": space})
+
+
+if __name__ == "__main__":  # python -m gamenight.tui.gambler
+    GamblerApp().run()
