@@ -431,3 +431,34 @@ def test_custom_valid_board_is_used(tmp_path: Path) -> None:
     s = gamenight.new_game("gambler", players=2, first_player=0, board_file=str(path))
     state = s.new_state(1)
     assert len(state.view()["board"]) == 6
+
+
+def test_high_roll_goes_first_and_ties_throw_again() -> None:
+    s = gamenight.new_game("gambler", players=3).new_state(1)
+    for faces in ([6, 5], [3, 3], [6, 5]):  # A and C tie on 11
+        s.apply({"type": "dice", "faces": faces})
+    assert s.is_chance() and s.contenders == [0, 2]
+    s.apply({"type": "dice", "faces": [1, 2]})
+    s.apply({"type": "dice", "faces": [4, 2]})
+    assert s.actors() == [2] and s.view()["phase"] == "turn"
+
+
+def test_daily_double_is_the_same_horse_race() -> None:
+    s = table()
+    s.position[0] = 10
+    roll(s, 1, 3)  # space 14, Daily Double
+    assert s.chance == "horse" and cash(s, 0) == 80 and cash(s, 1) == 80
+
+
+def test_bad_first_player_option_is_named() -> None:
+    with pytest.raises(gamenight.BadOption, match="first_player"):
+        gamenight.new_game("gambler", players=2, first_player=3)
+
+
+def test_iou_holder_who_cannot_pay_the_sweepstakes_fee_is_out_and_places_no_marker() -> None:
+    s = table(players=3)
+    s.apply({"type": "take_iou"}, 0)
+    s.ledger.transfer("seat1", "bank", 100)
+    s.iou[1] = True  # B holds an IOU and has nothing left
+    sweep_by_doubles(s)
+    assert s.out[1] and s.marker_queue == [0, 2]
