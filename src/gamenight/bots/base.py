@@ -13,6 +13,7 @@ SENSIBLE: dict[str, str] = {
     "shake": "gamenight.bots.shake_bot:ShakeBot",
     "snap": "gamenight.bots.snap_bot:CallerBot",
     "slap-the-elephant": "gamenight.bots.snap_bot:CallerBot",
+    "gambler": "gamenight.bots.gambler_bot:GamblerBot",
 }
 
 

@@ -3,5 +3,4 @@
 from . import gambler  # noqa: F401
 from . import shake  # noqa: F401
 from . import snake_eyes  # noqa: F401
-from . import snake_eyes_casino  # noqa: F401
 from . import snap  # noqa: F401

@@ -1,0 +1,56 @@
+"""A sensible Gambler player that decides with the exact Shaker odds."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+from gamenight.engine import State
+from gamenight.games.gambler import odds
+from gamenight.games.gambler.state import (
+    DOUBLES_PRIZE,
+    IOU_INTEREST,
+    IOU_LOAN,
+    LOTTERY_PRIZE,
+    TICKET_PRICE,
+)
+
+CUSHION = 100  # cash kept after repaying an IOU, so the next fee does not force a new one
+
+
+class GamblerBot:
+    """Best free Sweepstakes space by expected prize; tickets while they pay; IOUs repaid early."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, state: State, seat: int) -> dict[str, Any]:
+        legal = state.legal_actions(seat)
+        types = {a["type"]: a for a in legal}
+        me = state.view()["players"][seat]
+        if "repay_iou" in types and me["cash"] >= IOU_LOAN + IOU_INTEREST + CUSHION:
+            return types["repay_iou"]
+        if "claim_start" in types:
+            return types["claim_start"]
+        if "buy_ticket" in types and self.ticket_pays(me["cash"]):
+            return types["buy_ticket"]
+        if "roll_again" in types:
+            again = Fraction(DOUBLES_PRIZE, 6)
+            best = max(odds.win_probability(sp) * odds.prize(sp) for sp in odds.SPACES)
+            return types["roll_again"] if again >= best else types["sweepstakes"]
+        markers = [a for a in legal if a["type"] == "marker"]
+        if markers:
+            return max(
+                markers, key=lambda a: odds.win_probability(a["space"]) * odds.prize(a["space"])
+            )
+        for kind in ("roll", "end_turn"):
+            if kind in types:
+                return types[kind]
+        return self.rng.choice(legal)
+
+    @staticmethod
+    def ticket_pays(cash: int) -> bool:
+        """A ticket is worth its expected Lottery prize; buy while that beats the price."""
+        value = odds.ticket_value(1, 2, LOTTERY_PRIZE)
+        return value > TICKET_PRICE and cash >= TICKET_PRICE + 60

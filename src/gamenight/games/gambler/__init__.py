@@ -1,0 +1,10 @@
+"""Gambler (Parker Brothers, 1977): roll around a money track; Sweepstakes, Lottery, Horse Races.
+
+The rules live in ``state.py``; the board and cards are data (``data/``), the Shaker odds in
+``odds.py``.
+"""
+
+from .data import BadGameData, GamblerData, load_data
+from .state import Gambler, GamblerOptions, GamblerState
+
+__all__ = ["BadGameData", "Gambler", "GamblerData", "GamblerOptions", "GamblerState", "load_data"]
