@@ -59,10 +59,23 @@ def test_payout_options_are_those_of_rule_4_9_first_is_default() -> None:
 
 
 def test_fifteen_wager_ids_of_the_issue() -> None:
-    assert list(WAGER_IDS) == (
-        "hard4 hard6 hard8 hard10 hardway_combo num5 num6 num8 field any7 ce_combo craps2 "
-        "craps3 craps12 eleven"
-    ).split()
+    assert list(WAGER_IDS) == [
+        "hard4",
+        "hard6",
+        "hard8",
+        "hard10",
+        "hardway_combo",
+        "num5",
+        "num6",
+        "num8",
+        "field",
+        "any7",
+        "ce_combo",
+        "craps2",
+        "craps3",
+        "craps12",
+        "eleven",
+    ]
 
 
 def test_live_table_lights_the_winning_areas() -> None:
