@@ -194,6 +194,7 @@ def test_amending_after_settlement_is_refused(betting: CasinoState) -> None:
     with pytest.raises(IllegalAction, match="a player is to act"):
         betting.apply({"type": "amend", "faces": [1, 1]})
     assert snapshot(betting) == before
+    betting.apply({"type": "wager", "area": "any7", "amount": 5}, 0)
     betting.apply({"type": "roll"}, 0)  # the dice are in the air: nothing entered yet
     before = snapshot(betting)
     with pytest.raises(IllegalAction, match="6.8"):
