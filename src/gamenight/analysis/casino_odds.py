@@ -100,3 +100,58 @@ def combo_other_reading(pays: int = 4) -> dict[str, str]:
         "lose": str(1 - win),
         "house_edge": str(edge),
     }
+
+
+def odds_report(game_id: str, table_json: str | None = None) -> dict[str, Any]:
+    """The JSON the ``odds`` command prints: every option, then one table's settings if given.
+
+    ``table_json`` holds the game's options (``payouts``, ``table_min``, ...), validated the same
+    way a new table validates them.
+    """
+    import json
+
+    from gamenight.engine import GamenightError, new_game
+
+    if game_id != "snake-eyes-casino":
+        raise GamenightError(f"exact odds are computed for snake-eyes-casino only, not {game_id!r}")
+    report: dict[str, Any] = {
+        "wagers": [o.to_json() for o in all_odds()],
+        "notes": [combo_other_reading()],
+    }
+    if table_json is not None:
+        try:
+            settings = json.loads(table_json)
+        except json.JSONDecodeError as e:
+            raise GamenightError(f"the table file is not JSON: {e}") from None
+        if not isinstance(settings, dict):
+            raise GamenightError("the table file must hold a JSON object of table settings")
+        game = new_game(game_id, **settings)
+        pays = {**{w: x.default_pays for w, x in WAGERS.items()}, **game.options.payouts}  # type: ignore[attr-defined]
+        report["table"] = {
+            "settings": game.options_dict(),
+            "wagers": [o.to_json() for o in table_odds(pays)],
+        }
+    return report
+
+
+def print_odds(report: dict[str, Any], console: Any) -> None:
+    """Rich tables of a report, with each edge also as a percentage."""
+    from rich.table import Table
+
+    def show(title: str, rows: list[dict[str, Any]]) -> None:
+        t = Table(title=title)
+        for col in ("wager", "pays", "win", "lose", "house edge", "per roll"):
+            t.add_column(col, justify="left" if col in ("wager", "pays") else "right")
+        for r in rows:
+            e, pr = Fraction(r["house_edge"]), Fraction(r["house_edge_per_roll"])
+            edge = f"{r['house_edge']} ({float(e):.2%})"
+            per_roll = f"{r['house_edge_per_roll']} ({float(pr):.2%})"
+            t.add_row(r["wager"], r["pays"], r["win"], r["lose"], edge, per_roll)
+        console.print(t)
+
+    show("Snake Eyes casino: every wager under every payout of rule 4.9", report["wagers"])
+    for n in report["notes"]:
+        edge = Fraction(n["house_edge"])
+        console.print(f"[dim]{n['wager']} at {n['pays']}: house edge {float(edge):.2%}[/]")
+    if "table" in report:
+        show("this table's settings", report["table"]["wagers"])
