@@ -70,7 +70,12 @@ def test_seven_out_passes_the_dice_to_the_next_player_with_a_wager() -> None:
     s.apply({"type": "wager", "area": "num8", "amount": 10}, 2)
     roll(s, 3, 4)
     assert "7 Out" in " ".join(s.events())
-    # seat 0 lost num6 and seat 2 lost num8: nobody has a wager, nothing undetermined
+    # seat 0 lost num6 and seat 2 lost num8: nobody has a wager, so play starts afresh
+    # from the old shooter's left (project decision) and closes if everyone declines
+    assert s.actors() == [1]
+    s.apply({"type": "decline"}, 1)
+    s.apply({"type": "decline"}, 2)
+    s.apply({"type": "decline"}, 0)
     assert s.is_terminal()
 
 

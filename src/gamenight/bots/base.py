@@ -11,6 +11,7 @@ from gamenight.engine import State
 # Sensible bots by game id: "module:Class", imported only when asked for.
 SENSIBLE: dict[str, str] = {
     "shake": "gamenight.bots.shake_bot:ShakeBot",
+    "snake-eyes-casino": "gamenight.bots.casino_bot:CasinoBot",
 }
 
 

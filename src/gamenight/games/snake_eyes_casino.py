@@ -87,6 +87,7 @@ class CasinoState(State):
         self.dealer_rolls = False
         self.offer_queue: list[int] = list(range(game.players))  # from the dealer's left
         self.entered: list[int] | None = None
+        self.ready: set[int] = set()  # players who said they are done betting for this roll
         self.results: list[int] = []
         self.rolls = 0
         self.voids = 0
@@ -105,7 +106,11 @@ class CasinoState(State):
         if self.phase == "offer":
             return [self.offer_queue[0]]
         if self.phase == "betting":
-            return list(range(self.players))
+            # anyone may bet before the roll (a wager is checked, not the turn); those not yet
+            # done are asked first, then the shooter
+            shooter = self.shooter
+            first = [s for s in range(self.players) if s not in self.ready and s != shooter]
+            return first + ([shooter] if shooter is not None else [])
         return []
 
     def wagers_of(self, seat: int) -> dict[str, int]:
@@ -127,6 +132,8 @@ class CasinoState(State):
             if self.wagers_of(seat):
                 acts.append({"type": "roll"})
             acts.append({"type": "give_up"})
+        elif self.phase == "betting" and seat not in self.ready:
+            acts.append({"type": "done"})
         return acts
 
     def _chance_outcomes(self) -> list[tuple[dict[str, Any], Fraction]]:
@@ -162,6 +169,9 @@ class CasinoState(State):
                     raise MalformedAction(
                         f"'dice' names two different dice of the {n} on the table (0 to {n - 1})"
                     )
+        elif kind == "done":
+            if self.phase != "betting" or seat == self.shooter or seat in self.ready:
+                raise IllegalAction(f"{self.seat_name(seat)} has nothing to be done with now")
         elif kind in ("roll", "give_up"):
             if self.phase != "betting" or seat != self.shooter:
                 raise NotYourTurn(f"{self.seat_name(seat)} is not the shooter")
@@ -261,6 +271,8 @@ class CasinoState(State):
             self.log("{} declines the dice", name)
             self.offer_queue.pop(0)
             self._next_offer()
+        elif kind == "done":
+            self.ready.add(seat)
         elif kind == "roll":
             self.phase = "rolling"
             self.log("{} rolls", name)
@@ -289,6 +301,7 @@ class CasinoState(State):
         faces, self.entered = self.entered, None
         total = faces[0] + faces[1]
         self.rolls += 1
+        self.ready = set()
         self.results = [*self.results[-(RESULTS_SHOWN - 1) :], total]
         self.log("{} rolled{}", total, " hard" if faces[0] == faces[1] else "")
         for (seat, area), amount in sorted(self.bets.items()):
@@ -332,7 +345,9 @@ class CasinoState(State):
 
     def _pass_dice(self, seat: int) -> None:
         self.shooter = None
-        self._offer_from(seat + 1, wagered_only=True)
+        # rule 5.9 offers only to players with a wager; with an empty layout nobody qualifies
+        # and play starts afresh as at rule 5.3, from the next seat (a project decision)
+        self._offer_from(seat + 1, wagered_only=bool(self.bets))
 
     def _offer_from(self, first: int, wagered_only: bool) -> None:
         n = self.players
