@@ -40,7 +40,7 @@ class CasinoBot:
         for area in STRATEGIES[self.strategy]:
             if area not in held and area in wagers:
                 return wagers[area]
-        order = ("accept", "roll", "done", "decline", "give_up")
+        order: tuple[str, ...] = ("accept", "roll", "done", "decline", "give_up")
         if not held:  # a shooter must have a wager (rule 5.4): a broke bot lets the dice pass
             order = ("decline", "give_up", "done")
         for kind in order:
