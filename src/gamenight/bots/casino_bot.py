@@ -11,6 +11,7 @@ from typing import Any
 
 from gamenight.engine import State
 from gamenight.games.casino_wagers import WAGER_IDS
+from gamenight.games.snake_eyes_casino import CasinoState
 
 STRATEGIES: dict[str, tuple[str, ...]] = {
     "every_area": WAGER_IDS,
@@ -34,17 +35,18 @@ class CasinoBot:
         self.strategy = strategy
 
     def act(self, state: State, seat: int) -> dict[str, Any]:
-        legal = state.legal_actions(seat)
-        wagers = {a["area"]: a for a in legal if a["type"] == "wager"}
-        held = {a["area"] for a in legal if a["type"] == "remove"}  # cheaper than a view
+        if not isinstance(state, CasinoState):
+            raise TypeError("CasinoBot plays snake-eyes-casino only")
+        # reads the table's public figures and builds the action itself: apply() validates it,
+        # and skipping the full legal-action list keeps simulations fast
+        held = state.wagers_of(seat)
+        lo = state.game.options.table_min
+        purse = state.ledger[state.purse[seat]]
         for area in STRATEGIES[self.strategy]:
-            if area not in held and area in wagers:
-                return wagers[area]
-        order: tuple[str, ...] = ("accept", "roll", "done", "decline", "give_up")
-        if not held:  # a shooter must have a wager (rule 5.4): a broke bot lets the dice pass
-            order = ("decline", "give_up", "done")
-        for kind in order:
-            for a in legal:
-                if a["type"] == kind:
-                    return a
-        return self.rng.choice(legal)
+            if area not in held and purse >= lo and lo <= state.game.options.table_max:
+                return {"type": "wager", "area": area, "amount": lo}
+        if state.phase == "offer":
+            return {"type": "accept", "dice": [0, 1]} if held else {"type": "decline"}
+        if seat == state.shooter:
+            return {"type": "roll"} if held else {"type": "give_up"}
+        return {"type": "done"}

@@ -147,3 +147,15 @@ def winning_areas(pays: dict[str, str], faces: tuple[int, int] | list[int]) -> l
 
 def default_payouts() -> dict[str, str]:
     return {w: x.default_pays for w, x in WAGERS.items()}
+
+
+def _settlement_rows() -> dict[tuple[str, str], tuple[tuple[Result, int], ...]]:
+    """``settle`` read once for all 36 rolls of every wager and payout option, so the table
+    settles a roll by lookup; index a roll (a, b) as ``(a - 1) * 6 + b - 1``."""
+    rolls = [(a, b) for a in range(1, 7) for b in range(1, 7)]
+    return {
+        (w.id, p): tuple(settle(w, p, r) for r in rolls) for w in WAGERS.values() for p in w.pays
+    }
+
+
+SETTLEMENT = _settlement_rows()

@@ -19,7 +19,15 @@ from gamenight.engine.chance import check_faces, dice_outcomes
 from gamenight.engine.errors import MalformedAction, NotYourTurn
 from gamenight.engine.ledger import Ledger
 
-from .casino_wagers import MULTI_ROLL, WAGER_IDS, WAGERS, default_payouts, settle, winning_areas
+from .casino_wagers import (
+    MULTI_ROLL,
+    SETTLEMENT,
+    WAGER_IDS,
+    WAGERS,
+    default_payouts,
+    settle,
+    winning_areas,
+)
 
 RESULTS_SHOWN = 20  # the game results display of rule 3.4(b)
 DICE_OUTCOMES = dice_outcomes(2)
@@ -76,6 +84,7 @@ class CasinoState(State):
         super().__init__(game, seed)
         opts = game.options
         self.pays = {**default_payouts(), **opts.payouts}
+        self.rows = {w: SETTLEMENT[(w, p)] for w, p in self.pays.items()}  # this table's payouts
         self.purse = [f"seat{i}" for i in range(game.players)]
         self.ledger = Ledger(
             {**{p: opts.bankroll for p in self.purse}, "layout": 0, "bank": 0},
@@ -117,22 +126,28 @@ class CasinoState(State):
         return {w: a for (s, w), a in self.bets.items() if s == seat}
 
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+        phase = self.phase
+        if phase != "offer" and phase != "betting":
+            return []
+        opts = self.game.options
+        lo, hi = opts.table_min, opts.table_max
+        held = self.wagers_of(seat)
         acts: list[dict[str, Any]] = []
-        if self.phase not in ("offer", "betting"):
-            return acts
-        lo = self.game.options.table_min
-        if self.ledger[self.purse[seat]] >= lo:
-            for w in WAGER_IDS:
-                if self.bets.get((seat, w), 0) + lo <= self.game.options.table_max:
-                    acts.append({"type": "wager", "area": w, "amount": lo})
-        acts += [{"type": "remove", "area": w} for w in self.wagers_of(seat)]
-        if self.phase == "offer" and seat == self.offer_queue[0]:
-            acts += [{"type": "accept", "dice": [0, 1]}, {"type": "decline"}]
-        if self.phase == "betting" and seat == self.shooter:
-            if self.wagers_of(seat):
+        if self.ledger.balances[self.purse[seat]] >= lo:
+            acts = [
+                {"type": "wager", "area": w, "amount": lo}
+                for w in WAGER_IDS
+                if held.get(w, 0) + lo <= hi
+            ]
+        acts += [{"type": "remove", "area": w} for w in held]
+        if phase == "offer":
+            if seat == self.offer_queue[0]:
+                acts += [{"type": "accept", "dice": [0, 1]}, {"type": "decline"}]
+        elif seat == self.shooter:
+            if held:
                 acts.append({"type": "roll"})
             acts.append({"type": "give_up"})
-        elif self.phase == "betting" and seat not in self.ready:
+        elif seat not in self.ready:
             acts.append({"type": "done"})
         return acts
 
@@ -300,12 +315,14 @@ class CasinoState(State):
         assert self.entered is not None
         faces, self.entered = self.entered, None
         total = faces[0] + faces[1]
+        index = (faces[0] - 1) * 6 + faces[1] - 1
+        rows = self.rows
         self.rolls += 1
         self.ready = set()
         self.results = [*self.results[-(RESULTS_SHOWN - 1) :], total]
         self.log("{} rolled{}", total, " hard" if faces[0] == faces[1] else "")
         for (seat, area), amount in sorted(self.bets.items()):
-            result, n = settle(WAGERS[area], self.pays[area], faces)
+            result, n = rows[area][index]
             if result == "stay":
                 continue
             self.handle[area] += amount
