@@ -348,7 +348,8 @@ class CasinoState(State):
         if self.dealer_rolls:
             if total == 7 or not self.bets:
                 self.dealer_rolls = False
-                self._offer_from(0, wagered_only=False)
+                self.offer_queue = list(range(self.players))  # afresh from the dealer's left
+                self._next_offer()
             else:
                 self.phase = "rolling"
             return
@@ -361,16 +362,18 @@ class CasinoState(State):
             self.phase = "betting"
 
     def _pass_dice(self, seat: int) -> None:
-        self.shooter = None
-        # rule 5.9 offers only to players with a wager; with an empty layout nobody qualifies
-        # and play starts afresh as at rule 5.3, from the next seat (a project decision)
-        self._offer_from(seat + 1, wagered_only=bool(self.bets))
+        """Rule 5.9: the dice go round the *other* players who have a wager, from the left.
 
-    def _offer_from(self, first: int, wagered_only: bool) -> None:
+        After a 7 Out the layout is empty, so nobody qualifies; play then starts afresh from
+        the next seat as at rule 5.3, everyone included (a project decision)."""
+        self.shooter = None
         n = self.players
-        order = [(first + i) % n for i in range(n)]
-        seats_with = {s for s, _ in self.bets}
-        self.offer_queue = [s for s in order if not wagered_only or s in seats_with]
+        if self.bets:
+            with_wager = {s for s, _ in self.bets}
+            order = [(seat + i) % n for i in range(1, n)]
+            self.offer_queue = [s for s in order if s in with_wager]
+        else:
+            self.offer_queue = [(seat + i) % n for i in range(1, n + 1)]
         self._next_offer()
 
     def _next_offer(self) -> None:
