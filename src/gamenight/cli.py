@@ -173,5 +173,27 @@ def snap_table(
     run(game, players, level)
 
 
+@app.command()
+def odds(
+    game: Annotated[str, typer.Argument(help="game id; exact odds exist for snake-eyes-casino")],
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
+    table_file: Annotated[
+        Path | None,
+        typer.Option("--table", help="a JSON file of table settings", exists=True, dir_okay=False),
+    ] = None,
+) -> None:
+    """Exact odds (fractions, never sampled) of every wager under every payout option."""
+    from gamenight.analysis.casino_odds import odds_report, print_odds
+
+    try:
+        report = odds_report(game, table_file.read_text() if table_file else None)
+    except (GamenightError, ValueError) as e:
+        raise fail(e) from None
+    if as_json:
+        print(json.dumps(report))
+    else:
+        print_odds(report, console)
+
+
 if __name__ == "__main__":
     app()

@@ -14,6 +14,7 @@ SENSIBLE: dict[str, str] = {
     "snap": "gamenight.bots.snap_bot:CallerBot",
     "slap-the-elephant": "gamenight.bots.snap_bot:CallerBot",
     "gambler": "gamenight.bots.gambler_bot:GamblerBot",
+    "snake-eyes-casino": "gamenight.bots.casino_bot:CasinoBot",
 }
 
 

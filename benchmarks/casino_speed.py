@@ -1,0 +1,63 @@
+"""Rolls per second of a Snake Eyes casino table, beside crapssim with the same kinds of bets.
+
+One player keeps hard 6, hard 8, field, 6 and 8 up at the table minimum. gamenight plays
+through the public protocol (bot -> legal action -> apply, chance drawn by the state);
+crapssim keeps HardWay 6/8, Field and Place 6/8 up. Both run in this process, so the ratio
+is measured on the same machine at the same moment. Run: python benchmarks/casino_speed.py
+(needs the bench extra: pip install -e '.[bench]').
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from gamenight.analysis.simulate import play_out
+from gamenight.bots.casino_bot import CasinoBot
+from gamenight.engine import new_game
+
+ROLLS = 20_000
+
+
+def gamenight_rolls_per_second(rolls: int = ROLLS) -> float:
+    game = new_game("snake-eyes-casino", players=1, bankroll=10**9, max_rolls=rolls)
+    state = game.new_state(seed=1)
+    bots = [CasinoBot(seed=1, strategy="benchmark")]
+    start = time.perf_counter()
+    play_out(state, bots)  # type: ignore[arg-type]
+    elapsed = time.perf_counter() - start
+    assert state.rolls == rolls, state.rolls
+    return rolls / elapsed
+
+
+def crapssim_rolls_per_second(rolls: int = ROLLS) -> float:
+    import crapssim
+    from crapssim.bet import Field, HardWay, Place
+    from crapssim.strategy.tools import AddIfNotBet, AggregateStrategy
+
+    table = crapssim.Table(seed=1)
+    strategy = AggregateStrategy(
+        AddIfNotBet(HardWay(6, 5)),
+        AddIfNotBet(HardWay(8, 5)),
+        AddIfNotBet(Field(5)),
+        AddIfNotBet(Place(6, 6)),
+        AddIfNotBet(Place(8, 6)),
+    )
+    table.add_player(bankroll=10**9, strategy=strategy)
+    start = time.perf_counter()
+    table.run(max_rolls=rolls, verbose=False)
+    elapsed = time.perf_counter() - start
+    return table.dice.n_rolls / elapsed
+
+
+def main() -> None:
+    rolls = int(sys.argv[1]) if len(sys.argv) > 1 else ROLLS
+    ours = gamenight_rolls_per_second(rolls)
+    theirs = crapssim_rolls_per_second(rolls)
+    print(f"gamenight snake-eyes-casino: {ours:12,.0f} rolls/s (through the protocol)")
+    print(f"crapssim craps:              {theirs:12,.0f} rolls/s")
+    print(f"ratio: {ours / theirs:.2f}x  (target: at least 5x)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,52 @@
+"""Casino bots that bet by a named strategy: keep the strategy's wagers up at the table minimum.
+
+Fixed strategies make simulation figures comparable with the exact odds: each bot's wagers
+are decided again and again at one stake, so the observed house edge per wager converges.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from gamenight.engine import State
+from gamenight.games.casino_wagers import WAGER_IDS
+from gamenight.games.snake_eyes_casino import CasinoState
+
+STRATEGIES: dict[str, tuple[str, ...]] = {
+    "every_area": WAGER_IDS,
+    "benchmark": ("hard6", "hard8", "field", "num6", "num8"),
+    "hardways": ("hard4", "hard6", "hard8", "hard10", "hardway_combo"),
+    "numbers": ("num5", "num6", "num8"),
+    "field": ("field",),
+    "one_roll": ("any7", "ce_combo", "craps2", "craps3", "craps12", "eleven"),
+}
+
+
+class CasinoBot:
+    """Places each missing wager of its strategy, then accepts the dice, rolls or is done."""
+
+    def __init__(self, seed: int | None = None, strategy: str = "every_area") -> None:
+        if strategy not in STRATEGIES:
+            raise ValueError(
+                f"unknown strategy {strategy!r}: choose one of {', '.join(STRATEGIES)}"
+            )
+        self.rng = random.Random(seed)
+        self.strategy = strategy
+
+    def act(self, state: State, seat: int) -> dict[str, Any]:
+        if not isinstance(state, CasinoState):
+            raise TypeError("CasinoBot plays snake-eyes-casino only")
+        # reads the table's public figures and builds the action itself: apply() validates it,
+        # and skipping the full legal-action list keeps simulations fast
+        held = state.wagers_of(seat)
+        lo = state.game.options.table_min
+        purse = state.ledger[state.purse[seat]]
+        for area in STRATEGIES[self.strategy]:
+            if area not in held and purse >= lo and lo <= state.game.options.table_max:
+                return {"type": "wager", "area": area, "amount": lo}
+        if state.phase == "offer":
+            return {"type": "accept", "dice": [0, 1]} if held else {"type": "decline"}
+        if seat == state.shooter:
+            return {"type": "roll"} if held else {"type": "give_up"}
+        return {"type": "done"}

@@ -1,0 +1,49 @@
+"""`gamenight odds snake-eyes-casino`: exact fractions as JSON, a table's own settings, errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from gamenight.cli import app
+
+runner = CliRunner()
+
+
+def test_odds_json_lists_every_wager_and_option() -> None:
+    out = runner.invoke(app, ["odds", "snake-eyes-casino", "--json"])
+    assert out.exit_code == 0
+    rows = json.loads(out.stdout)["wagers"]
+    assert {
+        "wager": "hard4",
+        "pays": "7:1",
+        "win": "1/9",
+        "lose": "8/9",
+        "house_edge": "1/9",
+    }.items() <= rows[0].items()
+    assert [r["pays"] for r in rows if r["wager"] == "field"] == [
+        "option-1",
+        "option-2",
+        "option-3",
+    ]
+    assert len(rows) == 27
+
+
+def test_odds_for_one_tables_settings(tmp_path: Path) -> None:
+    f = tmp_path / "table.json"
+    f.write_text(json.dumps({"payouts": {"craps2": "30:1"}}))
+    out = runner.invoke(app, ["odds", "snake-eyes-casino", "--json", "--table", str(f)])
+    table = json.loads(out.stdout)["table"]["wagers"]
+    assert {r["wager"]: r["pays"] for r in table}["craps2"] == "30:1"
+    assert len(table) == 15
+
+
+def test_odds_rich_table_and_errors(tmp_path: Path) -> None:
+    assert "house edge" in runner.invoke(app, ["odds", "snake-eyes-casino"]).stdout
+    f = tmp_path / "bad.json"
+    f.write_text(json.dumps({"payouts": {"hard6": "7:1"}}))
+    bad = runner.invoke(app, ["odds", "snake-eyes-casino", "--table", str(f)])
+    assert bad.exit_code == 2 and "rule 4.9 allows" in bad.stderr
+    assert runner.invoke(app, ["odds", "snake-eyes"]).exit_code == 2

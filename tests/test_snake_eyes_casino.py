@@ -1,0 +1,239 @@
+"""The casino table: procedure of section 5, irregularities of section 6, bad input, ledger."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import gamenight
+from gamenight.engine import BadOption, IllegalAction
+from gamenight.games.snake_eyes_casino import CasinoState
+
+
+def table(players: int = 3, **opts) -> CasinoState:
+    state = gamenight.new_game("snake-eyes-casino", players=players, **opts).new_state(seed=1)
+    assert isinstance(state, CasinoState)
+    return state
+
+
+def roll(state: CasinoState, a: int, b: int) -> None:
+    """The shooter rolls (if a player shoots), the dealer enters the dice and settles."""
+    if state.phase == "betting":
+        state.apply({"type": "roll"}, state.shooter)
+    state.apply({"type": "dice", "faces": [a, b]})
+    state.apply({"type": "settle"})
+
+
+def chips(state: CasinoState) -> int:
+    return state.ledger.total()
+
+
+def snapshot(state: CasinoState) -> tuple:
+    return (state.view(), dict(state.ledger.balances), len(state.moves))
+
+
+def test_dice_are_offered_clockwise_from_the_dealers_left() -> None:
+    s = table()
+    assert s.actors() == [0]
+    s.apply({"type": "decline"}, 0)
+    assert s.actors() == [1]
+    s.apply({"type": "accept", "dice": [2, 4]}, 1)
+    assert s.shooter == 1 and s.phase == "betting"
+    assert "chooses dice [2, 4] as the active dice" in s.events()[-1]
+
+
+def test_only_a_player_with_a_wager_may_shoot() -> None:
+    s = table()
+    s.apply({"type": "accept", "dice": [0, 1]}, 0)
+    before = snapshot(s)
+    with pytest.raises(IllegalAction, match="5.4"):
+        s.apply({"type": "roll"}, 0)
+    assert snapshot(s) == before
+
+
+def test_losing_wagers_are_taken_winners_paid_and_left_up() -> None:
+    s = table()
+    s.apply({"type": "accept"}, 0)
+    s.apply({"type": "wager", "area": "hard6", "amount": 10}, 0)
+    s.apply({"type": "wager", "area": "field", "amount": 10}, 0)
+    roll(s, 3, 3)  # hard 6 pays 9:1 and stays up; field loses on 6
+    assert s.ledger["seat0"] == 1000 - 20 + 90
+    assert s.wagers_of(0) == {"hard6": 10}
+    assert s.results == [6] and s.shooter == 0
+
+
+def test_seven_out_passes_the_dice_to_the_next_player_with_a_wager() -> None:
+    s = table()
+    s.apply({"type": "accept"}, 0)
+    s.apply({"type": "wager", "area": "num6", "amount": 10}, 0)
+    s.apply({"type": "wager", "area": "num8", "amount": 10}, 2)
+    roll(s, 3, 4)
+    assert "7 Out" in " ".join(s.events())
+    # seat 0 lost num6 and seat 2 lost num8: nobody has a wager, so play starts afresh
+    # from the old shooter's left (project decision) and closes if everyone declines
+    assert s.actors() == [1]
+    s.apply({"type": "decline"}, 1)
+    s.apply({"type": "decline"}, 2)
+    s.apply({"type": "decline"}, 0)
+    assert s.is_terminal()
+
+
+def test_give_up_dice_skips_players_without_a_wager() -> None:
+    s = table()
+    s.apply({"type": "accept"}, 0)
+    s.apply({"type": "wager", "area": "num5", "amount": 10}, 0)
+    s.apply({"type": "wager", "area": "num5", "amount": 10}, 2)
+    roll(s, 2, 2)
+    s.apply({"type": "give_up"}, 0)
+    assert s.actors() == [2]
+
+
+def test_dealer_rolls_when_nobody_takes_the_dice_until_wagers_are_decided() -> None:
+    s = table(players=2)
+    s.apply({"type": "accept"}, 0)
+    s.apply({"type": "wager", "area": "hard8", "amount": 10}, 0)
+    s.apply({"type": "give_up"}, 0)  # seat 1 has no wager, and the old shooter is not asked
+    assert s.is_chance() and s.dealer_rolls
+    roll(s, 1, 2)
+    assert s.dealer_rolls and s.wagers_of(0) == {"hard8": 10}
+    roll(s, 5, 3)  # easy 8: hard8 loses, layout empty -> dice offered from the dealer's left
+    assert not s.dealer_rolls and s.actors() == [0] and not s.bets
+
+
+def test_shooter_who_lost_every_wager_may_wager_again_and_go_on() -> None:
+    s = table()
+    s.apply({"type": "accept"}, 0)
+    s.apply({"type": "wager", "area": "field", "amount": 10}, 0)
+    roll(s, 3, 3)
+    assert s.shooter == 0 and not s.wagers_of(0)
+    s.apply({"type": "wager", "area": "any7", "amount": 5}, 0)
+    roll(s, 3, 4)
+    assert s.ledger["seat0"] == 1000 - 10 + 20
+
+
+def test_void_roll_settles_nothing_and_logs_its_reason() -> None:
+    s = table()
+    s.apply({"type": "accept"}, 0)
+    s.apply({"type": "wager", "area": "any7", "amount": 10}, 0)
+    s.apply({"type": "roll"}, 0)
+    s.apply({"type": "void", "reason": "a die left the table (6.3(a))"})
+    assert s.wagers_of(0) == {"any7": 10} and s.results == [] and s.phase == "betting"
+    assert "a die left the table" in s.events()[-1]
+
+
+def test_amend_a_wrongly_entered_result_before_settlement() -> None:
+    s = table()
+    s.apply({"type": "accept"}, 0)
+    s.apply({"type": "wager", "area": "any7", "amount": 10}, 0)
+    s.apply({"type": "roll"}, 0)
+    s.apply({"type": "dice", "faces": [3, 3]})
+    assert s.view()["lit"] == ["hard6", "hardway_combo", "num6"]
+    s.apply({"type": "amend", "faces": [3, 4]})
+    assert s.view()["pending_wins"] == {"A": 40}
+    s.apply({"type": "settle"})
+    assert s.ledger["seat0"] == 1000 + 40 and s.results == [7]
+
+
+def test_results_display_keeps_the_last_twenty_totals() -> None:
+    s = table(max_rolls=500)
+    s.apply({"type": "accept"}, 0)
+    s.apply({"type": "wager", "area": "hard10", "amount": 5}, 0)
+    for i in range(25):
+        roll(s, 1, 1 + i % 2)  # 2s and 3s: the hard 10 stays up
+    assert len(s.results) == 20 and s.results[-1] == 2
+
+
+def test_mixed_payout_table() -> None:
+    s = table(payouts={"hard6": "8:1", "field": "option-2"})
+    s.apply({"type": "accept"}, 0)
+    s.apply({"type": "wager", "area": "hard6", "amount": 10}, 0)
+    roll(s, 3, 3)
+    assert s.ledger["seat0"] == 1000 - 10 + 80
+
+
+# --- bad input: a clear error and nothing changes ---------------------------------------------
+@pytest.fixture
+def betting() -> CasinoState:
+    s = table(table_min=5, table_max=100, bankroll=50)
+    s.apply({"type": "accept"}, 0)
+    s.apply({"type": "wager", "area": "field", "amount": 10}, 0)
+    return s
+
+
+@pytest.mark.parametrize(
+    ("action", "seat", "match"),
+    [
+        ({"type": "wager", "area": "num6", "amount": 4}, 0, "under the table minimum"),
+        ({"type": "wager", "area": "num6", "amount": 101}, 1, "over the table maximum"),
+        ({"type": "wager", "area": "pass_line", "amount": 10}, 0, "unknown wager area"),
+        ({"type": "wager", "area": "num6", "amount": 10}, 7, "no seat"),
+        ({"type": "wager", "area": "num6", "amount": 45}, 0, "has 40 chips"),
+        ({"type": "wager", "area": "num6", "amount": "ten"}, 0, "positive whole number"),
+        ({"type": "remove", "area": "num6"}, 0, "no num6 wager"),
+        ({"type": "roll"}, 1, "not the shooter"),
+        ({"type": "amend", "faces": [1, 1]}, None, "a player is to act"),
+    ],
+)
+def test_bad_input_changes_nothing(betting: CasinoState, action, seat, match) -> None:
+    before = snapshot(betting)
+    with pytest.raises(IllegalAction, match=match):
+        betting.apply(action, seat)
+    assert snapshot(betting) == before
+
+
+def test_touching_a_losing_wager_is_refused(betting: CasinoState) -> None:
+    betting.apply({"type": "roll"}, 0)
+    betting.apply({"type": "dice", "faces": [3, 4]})
+    before = snapshot(betting)
+    with pytest.raises(IllegalAction, match="4.8"):
+        betting.apply({"type": "remove", "area": "field"}, 0)
+    assert snapshot(betting) == before
+
+
+def test_amending_after_settlement_is_refused(betting: CasinoState) -> None:
+    roll(betting, 1, 1)
+    before = snapshot(betting)
+    with pytest.raises(IllegalAction, match="a player is to act"):
+        betting.apply({"type": "amend", "faces": [1, 1]})
+    assert snapshot(betting) == before
+    betting.apply({"type": "wager", "area": "any7", "amount": 5}, 0)
+    betting.apply({"type": "roll"}, 0)  # the dice are in the air: nothing entered yet
+    before = snapshot(betting)
+    with pytest.raises(IllegalAction, match="6.8"):
+        betting.apply({"type": "amend", "faces": [1, 1]})
+    assert snapshot(betting) == before
+
+
+def test_bad_table_settings_are_named() -> None:
+    with pytest.raises(BadOption, match="rule 4.9 allows"):
+        gamenight.new_game("snake-eyes-casino", payouts={"hard6": "10:1"})
+    with pytest.raises(BadOption, match="table_min"):
+        gamenight.new_game("snake-eyes-casino", table_min=50, table_max=10)
+
+
+# --- the ledger under random play ---------------------------------------------------------------
+@settings(max_examples=15)
+@given(seed=st.integers(0, 10_000), data=st.data())
+def test_chips_are_conserved_at_every_step(seed: int, data) -> None:
+    s = table(players=3, bankroll=60, max_rolls=30)
+    start = chips(s)
+    for _ in range(400):
+        if s.is_terminal():
+            break
+        if s.is_chance():
+            if s.phase == "entered" and data.draw(st.booleans()):
+                s.apply({"type": "amend", "faces": [data.draw(st.integers(1, 6)), 2]})
+            s.sample_chance()
+        else:
+            seat = s.actors()[0] if s.phase == "offer" else data.draw(st.sampled_from(s.actors()))
+            acts = s.legal_actions(seat)
+            if acts:
+                s.apply(data.draw(st.sampled_from(acts)), seat)
+        layout = sum(s.bets.values())
+        assert s.ledger["layout"] == layout
+        bankrolls = sum(s.ledger[p] for p in s.purse)
+        assert bankrolls + layout + s.ledger["bank"] == start
+        assert all(s.ledger[p] >= 0 for p in s.purse)
+    replayed = gamenight.replay(s.record())
+    assert replayed == s
