@@ -129,8 +129,24 @@ def play(
         g = gamenight.new_game(game, players=players)
     except GamenightError as e:
         raise fail(e) from None
-    seats = ["human"] * (players - bots) + ["bot"] * bots
-    GameApp(g, seats, seed, bot_delay=delay, save_path=save).run()
+    humans = players - bots
+    if game in ("snap", "slap-the-elephant"):
+        # Real-time calling games have their own clocked table: you are seat A, bots the rest.
+        from gamenight.tui.snap import run
+
+        run(game, players, "normal")
+    elif game == "snake-eyes-casino":
+        from gamenight.tui.casino import CasinoApp
+
+        strategy = {s: "benchmark" for s in range(humans, players)}
+        CasinoApp(players=players, bots=strategy, seed=seed or 0).run()
+    elif game == "gambler":
+        from gamenight.tui.gambler import GamblerApp
+
+        GamblerApp(g.new_state(seed), seat=0, seed=seed or 0).run()
+    else:
+        seats = ["human"] * humans + ["bot"] * bots
+        GameApp(g, seats, seed, bot_delay=delay, save_path=save).run()
 
 
 @app.command("simulate-realtime")
