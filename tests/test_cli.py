@@ -65,3 +65,14 @@ def test_simulate_rejects_a_bad_player_count() -> None:
     result = runner.invoke(app, ["simulate", "snake-eyes", "--players", "12", "--json"])
     assert result.exit_code == 2
     assert "players" in result.output
+
+
+def test_simulate_casino_shows_observed_beside_exact_house_edge() -> None:
+    result = runner.invoke(
+        app, ["simulate", "snake-eyes-casino", "--games", "3", "--players", "2", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    rows = {r["wager"]: r for r in json.loads(result.stdout)["house_edges"]}
+    assert set(rows) >= {"hard4", "field", "any7", "num6"}
+    assert rows["any7"]["exact_house_edge"] == "1/6"
+    assert all(r["decisions"] > 0 for r in rows.values())

@@ -92,6 +92,13 @@ def simulate(
     except GamenightError as e:
         raise fail(e) from None
     out = sim.to_json()
+    edges = None
+    if game == "snake-eyes-casino":
+        # The casino's question: does each wager's observed edge match the exact one?
+        from gamenight.analysis.casino_sim import edge_table, observed_edges
+
+        edges = observed_edges(games=games, players=players, seed=seed)
+        out["house_edges"] = [r.to_json() for r in edges]
     if as_json:
         print(json.dumps(out))
         return
@@ -109,6 +116,8 @@ def simulate(
         if isinstance(v, dict) and "mean" in v:
             figs.add_row(k, *(f"{v[c]:.2f}" for c in ("mean", "min", "p50", "p99", "max")))
     console.print(figs)
+    if edges is not None:
+        console.print(edge_table(edges))
 
 
 @app.command()

@@ -81,21 +81,27 @@ def observed_edges(
     return rows
 
 
-def main() -> None:
-    """``python -m gamenight.analysis.casino_sim``: the comparison as a Rich table."""
-    from rich.console import Console
+def edge_table(rows: list[EdgeRow]) -> Any:
+    """The comparison as a Rich table: observed edge, exact edge, tolerance, and whether they agree."""
     from rich.table import Table
 
     t = Table(title="Snake Eyes casino: observed vs exact house edge (4 SE tolerance)")
     for col in ("wager", "pays", "decisions", "observed", "exact", "tolerance", "ok"):
         t.add_column(col, justify="left" if col in ("wager", "pays") else "right")
-    for r in observed_edges(games=10, players=2, seed=0, max_rolls=2000):
+    for r in rows:
         ok = abs(r.observed - float(r.exact)) <= r.tolerance
         t.add_row(
             r.wager, r.pays, str(r.decisions), f"{r.observed:.4f}",
             f"{float(r.exact):.4f} ({r.exact})", f"±{r.tolerance:.4f}", "yes" if ok else "NO",
         )  # fmt: skip
-    Console().print(t)
+    return t
+
+
+def main() -> None:
+    """``python -m gamenight.analysis.casino_sim``: the comparison as a Rich table."""
+    from rich.console import Console
+
+    Console().print(edge_table(observed_edges(games=10, players=2, seed=0, max_rolls=2000)))
 
 
 if __name__ == "__main__":
