@@ -82,7 +82,7 @@ def observed_edges(
 
 
 def edge_table(rows: list[EdgeRow]) -> Any:
-    """The comparison as a Rich table: observed edge, exact edge, tolerance, and whether they agree."""
+    """The comparison as a Rich table: observed and exact edge, tolerance, agreement."""
     from rich.table import Table
 
     t = Table(title="Snake Eyes casino: observed vs exact house edge (4 SE tolerance)")
