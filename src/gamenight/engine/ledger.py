@@ -36,11 +36,12 @@ class Ledger:
         if amount < 0:
             raise IllegalAction(f"cannot transfer a negative amount ({amount})")
         balances = self.balances
-        if src not in balances or dst not in balances:
+        have = balances.get(src)
+        if have is None or dst not in balances:
             raise IllegalAction(f"unknown purse in transfer {src!r} -> {dst!r}")
-        if balances[src] < amount and src not in self.may_go_negative:
-            raise InsufficientFunds(f"{src} holds {balances[src]}, cannot pay {amount}")
-        balances[src] -= amount
+        if have < amount and src not in self.may_go_negative:
+            raise InsufficientFunds(f"{src} holds {have}, cannot pay {amount}")
+        balances[src] = have - amount
         balances[dst] += amount
         self.journal.append((src, dst, amount, why))
         return amount

@@ -14,13 +14,13 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from .errors import IllegalAction, MalformedAction, NotYourTurn
+from .history import Action, History, Move
 from .ledger import Ledger
 
 if TYPE_CHECKING:
     from .game import Game
 
-Action = dict[str, Any]
-Move = tuple[int | None, Action]
+__all__ = ["Action", "History", "Move", "State"]
 
 
 class State(ABC):
@@ -30,10 +30,11 @@ class State(ABC):
 
     def __init__(self, game: Game, seed: int | None = None) -> None:
         self.game = game
+        self.players: int = game.players
         self.seed = seed
         self.rng = random.Random(seed)
-        self.moves: list[Move] = []
-        self._events: list[tuple[str, tuple[Any, ...]]] = []
+        self.moves = History()
+        self._events: list[tuple[Any, ...]] = []  # (format, *args), one flat tuple each
 
     # --- the rules, written by each game -------------------------------------------------------
     @abstractmethod
@@ -86,10 +87,6 @@ class State(ABC):
         return outcomes[-1][0]
 
     # --- the protocol ---------------------------------------------------------------------------
-    @property
-    def players(self) -> int:
-        return self.game.players
-
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         """Every chance action now with its exact probability; they sum to 1."""
         if not self.is_chance():
@@ -97,12 +94,14 @@ class State(ABC):
         return self._chance_outcomes()
 
     def sample_chance(self) -> Action:
-        """Draw a chance action with the state's seeded RNG, apply it and return it."""
+        """Draw a chance action with the state's seeded RNG, apply it and return it.
+
+        Games may hand out one shared action object per outcome: treat it as read-only."""
         if not self.is_chance():
             raise IllegalAction("this is not a chance node: a player is to act")
         action = self._sample_chance(self.rng)
         self._do(action, None)
-        self.moves.append((None, action))
+        self.moves.append(None, action)
         return action
 
     def apply(self, action: Action, seat: int | None = None) -> None:
@@ -120,15 +119,17 @@ class State(ABC):
             raise NotYourTurn(f"there is no seat {seat!r} (seats are 0 to {self.players - 1})")
         self._check(action, seat)
         self._do(action, seat)
-        self.moves.append((seat, action))
+        moves = self.moves
+        moves.seats.append(seat)
+        moves.actions.append(action)
 
     def log(self, fmt: str, *args: Any) -> None:
         """Add an event; the text is only formatted when someone reads it."""
-        self._events.append((fmt, args))
+        self._events.append((fmt, *args))
 
     def events(self, since: int = 0) -> list[str]:
         """The readable event log, oldest first."""
-        return [fmt.format(*args) for fmt, args in self._events[since:]]
+        return [e[0].format(*e[1:]) for e in self._events[since:]]
 
     @property
     def event_count(self) -> int:
