@@ -79,8 +79,10 @@ def main() -> None:
             speed = protocol_speed(game_id, players, args.seconds)
             print(f"{game_id:20} {players:>7} {speed:>12,.0f} {speed / baseline:>11.2f}x")
     se = protocol_speed("snake-eyes", 2, args.seconds)
-    print(f"target: 2-player snake-eyes >= 150,000 moves/s: {se:,.0f} "
-          f"({'met' if se >= 150_000 else 'NOT met'}; {se / 150_000:.2f}x the target)")
+    print(
+        f"target: 2-player snake-eyes >= 150,000 moves/s: {se:,.0f} "
+        f"({'met' if se >= 150_000 else 'NOT met'}; {se / 150_000:.2f}x the target)"
+    )
 
 
 if __name__ == "__main__":

@@ -18,11 +18,12 @@ def table(players: int = 3, **opts) -> CasinoState:
 
 
 def roll(state: CasinoState, a: int, b: int) -> None:
-    """The shooter rolls (if a player shoots), the dealer enters the dice and settles."""
+    """The shooter rolls (if a player shoots); the dice come in (and a live dealer settles)."""
     if state.phase == "betting":
         state.apply({"type": "roll"}, state.shooter)
     state.apply({"type": "dice", "faces": [a, b]})
-    state.apply({"type": "settle"})
+    if state.live:
+        state.apply({"type": "settle"})
 
 
 def chips(state: CasinoState) -> int:
@@ -40,7 +41,7 @@ def test_dice_are_offered_clockwise_from_the_dealers_left() -> None:
     assert s.actors() == [1]
     s.apply({"type": "accept", "dice": [2, 4]}, 1)
     assert s.shooter == 1 and s.phase == "betting"
-    assert "chooses dice [2, 4] as the active dice" in s.events()[-1]
+    assert "chooses dice 2 and 4 as the active pair" in s.events()[-1]
 
 
 def test_only_a_player_with_a_wager_may_shoot() -> None:
@@ -98,7 +99,7 @@ def test_dealer_rolls_when_nobody_takes_the_dice_until_wagers_are_decided() -> N
     roll(s, 1, 2)
     assert s.dealer_rolls and s.wagers_of(0) == {"hard8": 10}
     roll(s, 5, 3)  # easy 8: hard8 loses, layout empty -> dice offered from the dealer's left
-    assert not s.dealer_rolls and s.actors() == [0] and not s.bets
+    assert not s.dealer_rolls and s.actors() == [0] and not s.has_wagers()
 
 
 def test_shooter_who_lost_every_wager_may_wager_again_and_go_on() -> None:
@@ -123,7 +124,7 @@ def test_void_roll_settles_nothing_and_logs_its_reason() -> None:
 
 
 def test_amend_a_wrongly_entered_result_before_settlement() -> None:
-    s = table()
+    s = table(live=True)
     s.apply({"type": "accept"}, 0)
     s.apply({"type": "wager", "area": "any7", "amount": 10}, 0)
     s.apply({"type": "roll"}, 0)
@@ -155,7 +156,7 @@ def test_mixed_payout_table() -> None:
 # --- bad input: a clear error and nothing changes ---------------------------------------------
 @pytest.fixture
 def betting() -> CasinoState:
-    s = table(table_min=5, table_max=100, bankroll=50)
+    s = table(table_min=5, table_max=100, bankroll=50, live=True)
     s.apply({"type": "accept"}, 0)
     s.apply({"type": "wager", "area": "field", "amount": 10}, 0)
     return s
@@ -216,7 +217,7 @@ def test_bad_table_settings_are_named() -> None:
 @settings(max_examples=15)
 @given(seed=st.integers(0, 10_000), data=st.data())
 def test_chips_are_conserved_at_every_step(seed: int, data) -> None:
-    s = table(players=3, bankroll=60, max_rolls=30)
+    s = table(players=3, bankroll=60, max_rolls=30, live=data.draw(st.booleans()))
     start = chips(s)
     for _ in range(400):
         if s.is_terminal():
@@ -230,7 +231,7 @@ def test_chips_are_conserved_at_every_step(seed: int, data) -> None:
             acts = s.legal_actions(seat)
             if acts:
                 s.apply(data.draw(st.sampled_from(acts)), seat)
-        layout = sum(s.bets.values())
+        layout = sum(sum(held.values()) for held in s.bets)
         assert s.ledger["layout"] == layout
         bankrolls = sum(s.ledger[p] for p in s.purse)
         assert bankrolls + layout + s.ledger["bank"] == start

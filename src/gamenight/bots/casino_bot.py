@@ -33,20 +33,21 @@ class CasinoBot:
             )
         self.rng = random.Random(seed)
         self.strategy = strategy
+        self.areas = STRATEGIES[strategy]
 
     def act(self, state: State, seat: int) -> dict[str, Any]:
         if not isinstance(state, CasinoState):
             raise TypeError("CasinoBot plays snake-eyes-casino only")
         # reads the table's public figures and builds the action itself: apply() validates it,
         # and skipping the full legal-action list keeps simulations fast
-        held = state.wagers_of(seat)
-        lo = state.game.options.table_min
-        purse = state.ledger[state.purse[seat]]
-        for area in STRATEGIES[self.strategy]:
-            if area not in held and purse >= lo and lo <= state.game.options.table_max:
-                return {"type": "wager", "area": area, "amount": lo}
+        held = state.bets[seat]
+        lo = state.game.options.table_min  # never over table_max: the options check that
+        if state.ledger.balances[state.purse[seat]] >= lo:
+            for area in self.areas:
+                if area not in held:
+                    return {"type": "wager", "area": area, "amount": lo}
         if state.phase == "offer":
-            return {"type": "accept", "dice": [0, 1]} if held else {"type": "decline"}
+            return {"type": "accept"} if held else {"type": "decline"}
         if seat == state.shooter:
             return {"type": "roll"} if held else {"type": "give_up"}
         return {"type": "done"}

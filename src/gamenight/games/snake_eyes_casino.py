@@ -1,9 +1,10 @@
 """Snake Eyes, the casino table game (Division 11A): twelve wagers, a shooter, a dealer.
 
-The dealer's side of the table is the chance seat (seat None): it enters the dice of a roll
-(drawn by the engine, or read off physical dice at a live table), may amend a wrongly entered
-result or declare the roll void, and then settles. Entering and settling are separate moves so
-that rule 6.8 (amend before settlement) has a moment to happen in.
+The dealer's side of the table is the chance seat (seat None). Dice the engine draws settle at
+once: a random draw cannot be entered wrongly. At a live table (option ``live``) the dealer types
+in the dice read off the physical table; entering and settling are then separate moves, so the
+winning areas can be lit (rule 3.4(c)) and a wrong entry amended (rule 6.8) or the roll called
+void before any chip moves.
 """
 
 from __future__ import annotations
@@ -24,14 +25,27 @@ from .casino_wagers import (
     SETTLEMENT,
     WAGER_IDS,
     WAGERS,
+    Result,
     default_payouts,
-    settle,
-    winning_areas,
 )
 
 RESULTS_SHOWN = 20  # the game results display of rule 3.4(b)
-DICE_OUTCOMES = dice_outcomes(2)
-SETTLE = {"type": "settle"}
+
+
+# One shared, read-only action per roll for the engine's draws: a long session's history then
+# holds 36 dice actions, not one new dict and list per roll for the cycle collector to walk.
+_DRAWS = tuple({"type": "dice", "faces": [a, b]} for a in range(1, 7) for b in range(1, 7))
+
+
+def _index(faces: tuple[int, int] | list[int]) -> int:
+    """The roll's row in the settlement table: (a, b) -> (a - 1) * 6 + b - 1."""
+    return faces[0] * 6 + faces[1] - 7
+
+
+# The settlement of one seat's wagers is logged as one event whose format is built from these
+# pieces: strings and numbers only, which keeps a long session's log cheap to hold.
+_LOSES = "loses {} on {}"
+_WINS = "wins {} on {} ({}:1)"
 
 
 class WagerError(IllegalAction):
@@ -49,6 +63,10 @@ class CasinoOptions(Options):
     dice: int = Field(default=5, ge=2, le=5, description="dice on the table (rule 1.1)")
     winners_stay_up: bool = Field(default=True, description="winning multi-roll wagers stay up")
     max_rolls: int = Field(default=100, ge=1, description="the session ends after this many")
+    live: bool = Field(
+        default=False,
+        description="live table: the dealer enters each result, then settles it (rule 6.8)",
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> CasinoOptions:
@@ -73,6 +91,14 @@ class SnakeEyesCasino(Game):
 
     options: CasinoOptions
 
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        # this table's payout per wager, and its settlement rows, read once for all its states
+        self.pays: dict[str, str] = {**default_payouts(), **self.options.payouts}
+        self.rows: dict[str, tuple[tuple[Result, int], ...]] = {
+            w: SETTLEMENT[(w, p)] for w, p in self.pays.items()
+        }
+
     def new_state(self, seed: int | None = None) -> CasinoState:
         return CasinoState(self, seed)
 
@@ -83,18 +109,20 @@ class CasinoState(State):
     def __init__(self, game: SnakeEyesCasino, seed: int | None = None) -> None:
         super().__init__(game, seed)
         opts = game.options
-        self.pays = {**default_payouts(), **opts.payouts}
-        self.rows = {w: SETTLEMENT[(w, p)] for w, p in self.pays.items()}  # this table's payouts
-        self.purse = [f"seat{i}" for i in range(game.players)]
+        n = game.players
+        self.pays = game.pays
+        self.live = opts.live
+        self.names = [self.seat_name(s) for s in range(n)]
+        self.purse = [f"seat{s}" for s in range(n)]
         self.ledger = Ledger(
             {**{p: opts.bankroll for p in self.purse}, "layout": 0, "bank": 0},
             may_go_negative=("bank",),
         )
-        self.bets: dict[tuple[int, str], int] = {}  # (seat, wager id) -> chips on the layout
-        self.phase = "offer"  # offer | betting | rolling | entered | closed
+        self.bets: list[dict[str, int]] = [{} for _ in range(n)]  # per seat: area -> chips
+        self.phase = "offer"  # offer | betting | rolling | entered (live only) | closed
         self.shooter: int | None = None  # None while the dealer rolls (rule 5.9(d))
         self.dealer_rolls = False
-        self.offer_queue: list[int] = list(range(game.players))  # from the dealer's left
+        self.offer_queue: list[int] = list(range(n))  # from the dealer's left
         self.entered: list[int] | None = None
         self.ready: set[int] = set()  # players who said they are done betting for this roll
         self.results: list[int] = []
@@ -102,14 +130,14 @@ class CasinoState(State):
         self.voids = 0
         self.handle = dict.fromkeys(WAGER_IDS, 0)  # chips decided per wager
         self.house_net = dict.fromkeys(WAGER_IDS, 0)  # house result per wager
-        self.log("the dice are offered to {} (rule 5.3)", self.seat_name(0))
+        self.log("the dice are offered to {} (rule 5.3)", self.names[0])
 
     # --- who acts ----------------------------------------------------------------------------
     def is_terminal(self) -> bool:
         return self.phase == "closed"
 
     def is_chance(self) -> bool:
-        return self.phase in ("rolling", "entered")
+        return self.phase == "rolling" or self.phase == "entered"
 
     def actors(self) -> list[int]:
         if self.phase == "offer":
@@ -117,13 +145,17 @@ class CasinoState(State):
         if self.phase == "betting":
             # anyone may bet before the roll (a wager is checked, not the turn); those not yet
             # done are asked first, then the shooter
-            shooter = self.shooter
-            first = [s for s in range(self.players) if s not in self.ready and s != shooter]
-            return first + ([shooter] if shooter is not None else [])
+            shooter, ready = self.shooter, self.ready
+            first = [s for s in range(self.players) if s != shooter and s not in ready]
+            return first if shooter is None else [*first, shooter]
         return []
 
     def wagers_of(self, seat: int) -> dict[str, int]:
-        return {w: a for (s, w), a in self.bets.items() if s == seat}
+        """A copy of ``seat``'s chips on the layout, by area."""
+        return dict(self.bets[seat])
+
+    def has_wagers(self) -> bool:
+        return any(self.bets)
 
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
         phase = self.phase
@@ -131,7 +163,7 @@ class CasinoState(State):
             return []
         opts = self.game.options
         lo, hi = opts.table_min, opts.table_max
-        held = self.wagers_of(seat)
+        held = self.bets[seat]
         acts: list[dict[str, Any]] = []
         if self.ledger.balances[self.purse[seat]] >= lo:
             acts = [
@@ -153,25 +185,29 @@ class CasinoState(State):
 
     def _chance_outcomes(self) -> list[tuple[dict[str, Any], Fraction]]:
         if self.phase == "entered":
-            return [(SETTLE, Fraction(1))]
-        return [({"type": "dice", "faces": list(a["faces"])}, p) for a, p in DICE_OUTCOMES]
+            return [({"type": "settle"}, Fraction(1))]
+        return dice_outcomes(2)
 
     def _sample_chance(self, rng: random.Random) -> dict[str, Any]:
         if self.phase == "entered":
-            return SETTLE
-        return {"type": "dice", "faces": [rng.randint(1, 6), rng.randint(1, 6)]}
+            return {"type": "settle"}
+        return _DRAWS[rng.randrange(36)]  # one exact uniform draw of the 36 ordered rolls
 
     # --- checks (never mutate) ---------------------------------------------------------------
     def _check(self, action: dict[str, Any], seat: int | None) -> None:
         kind = action["type"]
         if seat is None:
             self._check_dealer(action, kind)
-            return
-        if kind in ("wager", "reduce", "remove"):
+        elif kind == "wager" or kind == "reduce" or kind == "remove":
             self._check_wager(action, kind, seat)
-        elif kind in ("accept", "decline"):
+        elif kind == "roll" or kind == "give_up":
+            if self.phase != "betting" or seat != self.shooter:
+                raise NotYourTurn(f"{self.names[seat]} is not the shooter")
+            if kind == "roll" and not self.bets[seat]:
+                raise IllegalAction("rule 5.4: the shooter must have a wager on the layout to roll")
+        elif kind == "accept" or kind == "decline":
             if self.phase != "offer" or seat != self.offer_queue[0]:
-                raise NotYourTurn(f"the dice are not being offered to {self.seat_name(seat)}")
+                raise NotYourTurn(f"the dice are not being offered to {self.names[seat]}")
             if kind == "accept":
                 dice = action.get("dice", [0, 1])
                 n = self.game.options.dice
@@ -186,12 +222,7 @@ class CasinoState(State):
                     )
         elif kind == "done":
             if self.phase != "betting" or seat == self.shooter or seat in self.ready:
-                raise IllegalAction(f"{self.seat_name(seat)} has nothing to be done with now")
-        elif kind in ("roll", "give_up"):
-            if self.phase != "betting" or seat != self.shooter:
-                raise NotYourTurn(f"{self.seat_name(seat)} is not the shooter")
-            if kind == "roll" and not self.wagers_of(seat):
-                raise IllegalAction("rule 5.4: the shooter must have a wager on the layout to roll")
+                raise IllegalAction(f"{self.names[seat]} has nothing to be done with now")
         else:
             raise MalformedAction(f"unknown action type {kind!r} for a player")
 
@@ -200,17 +231,23 @@ class CasinoState(State):
             if self.phase != "rolling":
                 raise IllegalAction("a result is already entered: amend it, void it or settle")
             check_faces(action, 2)
-        elif kind == "amend":
+        elif kind == "amend" or kind == "settle":
+            if not self.live:
+                raise IllegalAction(
+                    f"{kind} is a live dealer's move (option live); drawn dice settle at once"
+                )
             if self.phase != "entered":
-                raise IllegalAction("rule 6.8: there is no entered, unsettled result to amend")
-            check_faces(action, 2)
+                raise IllegalAction(
+                    "rule 6.8: there is no entered, unsettled result to amend"
+                    if kind == "amend"
+                    else "no entered result to settle"
+                )
+            if kind == "amend":
+                check_faces(action, 2)
         elif kind == "void":
             reason = action.get("reason")
             if not isinstance(reason, str) or not reason.strip():
                 raise MalformedAction("a void roll needs a 'reason' (rules 6.3 and 6.4)")
-        elif kind == "settle":
-            if self.phase != "entered":
-                raise IllegalAction("no entered result to settle")
         else:
             raise MalformedAction(f"unknown action type {kind!r} for the dealer")
 
@@ -218,23 +255,22 @@ class CasinoState(State):
         area = action.get("area")
         if area not in WAGERS:
             raise WagerError(f"unknown wager area {area!r} (known: {', '.join(WAGER_IDS)})")
-        if self.phase == "entered" and self.entered is not None:
-            result, _ = settle(WAGERS[area], self.pays[area], self.entered)
-            if result == "lose" and (seat, area) in self.bets:
+        held = self.bets[seat].get(area, 0)
+        if self.phase != "betting" and self.phase != "offer":
+            entered = self.entered
+            if entered is not None and held and self.game.rows[area][_index(entered)][0] == "lose":
                 raise IllegalAction(f"rule 4.8: the {area} wager has lost; it may not be touched")
-        if self.phase not in ("offer", "betting"):
             raise IllegalAction("rules 4.4 and 4.7: wagers change only before the dice are rolled")
-        held = self.bets.get((seat, area), 0)
-        opts = self.game.options
         if kind == "remove":
             if not held:
-                raise WagerError(f"{self.seat_name(seat)} has no {area} wager to remove")
+                raise WagerError(f"{self.names[seat]} has no {area} wager to remove")
             return
         amount = action.get("amount")
         if type(amount) is not int or amount <= 0:
             raise MalformedAction(
                 f"'amount' must be a positive whole number of chips; got {amount!r}"
             )
+        opts = self.game.options
         if kind == "reduce":
             left = held - amount
             if not held or left < 0:
@@ -245,42 +281,56 @@ class CasinoState(State):
                 )
             return
         new = held + amount
-        if new < opts.table_min:
-            raise WagerError(f"{new} on {area} is under the table minimum {opts.table_min}")
-        if new > opts.table_max:
-            raise WagerError(f"{new} on {area} is over the table maximum {opts.table_max}")
-        have = self.ledger[self.purse[seat]]
+        if not opts.table_min <= new <= opts.table_max:
+            limit = "under the table minimum" if new < opts.table_min else "over the table maximum"
+            bound = opts.table_min if new < opts.table_min else opts.table_max
+            raise WagerError(f"{new} on {area} is {limit} {bound}")
+        have = self.ledger.balances[self.purse[seat]]
         if amount > have:
-            raise WagerError(f"{self.seat_name(seat)} has {have} chips, cannot wager {amount}")
+            raise WagerError(f"{self.names[seat]} has {have} chips, cannot wager {amount}")
 
     # --- moves -------------------------------------------------------------------------------
     def _do(self, action: dict[str, Any], seat: int | None) -> None:
         kind = action["type"]
         if seat is None:
-            getattr(self, f"_dealer_{kind}")(action)
+            if kind == "dice":
+                self._enter(action["faces"])
+            elif kind == "settle":
+                self._settle()
+            elif kind == "amend":
+                self.log("result amended from {} to {} (rule 6.8)", self.entered, action["faces"])
+                self.entered = list(action["faces"])
+            else:
+                self._void(action["reason"])
             return
-        name = self.seat_name(seat)
+        name = self.names[seat]
         if kind == "wager":
             area, amount = action["area"], action["amount"]
-            self.ledger.transfer(self.purse[seat], "layout", amount, f"wager {area}")
-            self.bets[(seat, area)] = self.bets.get((seat, area), 0) + amount
+            held = self.bets[seat]
+            self.ledger.transfer(self.purse[seat], "layout", amount, "wager")
+            held[area] = held.get(area, 0) + amount
             self.log("{} wagers {} on {}", name, amount, area)
-        elif kind in ("reduce", "remove"):
+        elif kind == "roll":
+            self.phase = "rolling"
+            self.log("{} rolls", name)
+        elif kind == "reduce" or kind == "remove":
             area = action["area"]
-            held = self.bets[(seat, area)]
-            amount = held if kind == "remove" else action["amount"]
-            self.ledger.transfer("layout", self.purse[seat], amount, f"{kind} {area}")
-            if amount == held:
-                del self.bets[(seat, area)]
+            held = self.bets[seat]
+            amount = held[area] if kind == "remove" else action["amount"]
+            self.ledger.transfer("layout", self.purse[seat], amount, "take down")
+            if amount == held[area]:
+                del held[area]
             else:
-                self.bets[(seat, area)] = held - amount
+                held[area] -= amount
             self.log("{} takes {} down from {}", name, amount, area)
         elif kind == "accept":
             self.shooter, self.phase = seat, "betting"
+            first, second = action.get("dice", (0, 1))
             self.log(
-                "{} takes the dice and chooses dice {} as the active dice",
+                "{} takes the dice and chooses dice {} and {} as the active pair",
                 name,
-                action.get("dice", [0, 1]),
+                first,
+                second,
             )
         elif kind == "decline":
             self.log("{} declines the dice", name)
@@ -288,57 +338,85 @@ class CasinoState(State):
             self._next_offer()
         elif kind == "done":
             self.ready.add(seat)
-        elif kind == "roll":
-            self.phase = "rolling"
-            self.log("{} rolls", name)
-        elif kind == "give_up":
+        else:  # give_up
             self.log("{} gives up the dice (rule 5.7)", name)
             self._pass_dice(seat)
 
-    def _dealer_dice(self, action: dict[str, Any]) -> None:
-        self.entered = list(action["faces"])
-        self.phase = "entered"
-        self.log("result entered: {} + {} = {}", *self.entered, sum(self.entered))
+    def _enter(self, faces: list[int]) -> None:
+        """A result in: a live table shows it until the dealer settles; a drawn one settles."""
+        self.entered = list(faces)
+        if self.live:
+            self.phase = "entered"
+            self.log("result entered: {} + {} = {}", faces[0], faces[1], faces[0] + faces[1])
+        else:
+            self._settle()
 
-    def _dealer_amend(self, action: dict[str, Any]) -> None:
-        old = self.entered
-        self.entered = list(action["faces"])
-        self.log("result amended from {} to {} (rule 6.8)", old, self.entered)
-
-    def _dealer_void(self, action: dict[str, Any]) -> None:
+    def _void(self, reason: str) -> None:
         self.entered = None
         self.voids += 1
         self.phase = "rolling" if self.dealer_rolls else "betting"
-        self.log("No roll: {} (the roll is void and settles nothing)", action["reason"])
+        self.log("No roll: {} (the roll is void and settles nothing)", reason)
 
-    def _dealer_settle(self, _action: dict[str, Any]) -> None:
+    def _settle(self) -> None:
+        """Rules 4.1, 4.2 and 4.8: losers to the bank, winners paid, the roll on the display."""
         assert self.entered is not None
-        faces, self.entered = self.entered, None
-        total = faces[0] + faces[1]
-        index = (faces[0] - 1) * 6 + faces[1] - 1
-        rows = self.rows
+        a, b = self.entered
+        self.entered = None
+        total = a + b
         self.rolls += 1
         self.ready = set()
-        self.results = [*self.results[-(RESULTS_SHOWN - 1) :], total]
-        self.log("{} rolled{}", total, " hard" if faces[0] == faces[1] else "")
-        for (seat, area), amount in sorted(self.bets.items()):
-            result, n = rows[area][index]
-            if result == "stay":
-                continue
-            self.handle[area] += amount
-            if result == "lose":
-                self.ledger.transfer("layout", "bank", amount, f"{area} loses")
-                del self.bets[(seat, area)]
-                self.house_net[area] += amount
-                self.log("{} loses {} on {}", self.seat_name(seat), amount, area)
-                continue
-            self.ledger.transfer("bank", self.purse[seat], amount * n, f"{area} wins {n}:1")
-            self.house_net[area] -= amount * n
-            self.log("{} wins {} on {} ({}:1)", self.seat_name(seat), amount * n, area, n)
-            if area not in MULTI_ROLL or not self.game.options.winners_stay_up:
-                self.ledger.transfer("layout", self.purse[seat], amount, f"{area} returned")
-                del self.bets[(seat, area)]
+        results = self.results
+        results.append(total)
+        if len(results) > RESULTS_SHOWN:
+            del results[0]
+        self.log("{} rolled{}", total, " hard" if a == b else "")
+        if any(self.bets):
+            self._pay(_index((a, b)))
         self._after_roll(total)
+
+    def _pay(self, roll: int) -> None:
+        """Settle every wager on the layout against roll number ``roll`` (see ``_index``).
+
+        As a dealer sweeps the layout: each seat's losers go to the bank in one move, its wins
+        come from the bank in one move, and decided one-roll stakes come back with them."""
+        rows = self.game.rows
+        handle, house = self.handle, self.house_net
+        stay_up = self.game.options.winners_stay_up
+        transfer = self.ledger.transfer
+        for seat, held in enumerate(self.bets):
+            if not held:
+                continue
+            lost = won = back = 0
+            pieces: list[str] = []
+            args: list[object] = [self.names[seat]]
+            for area, amount in list(held.items()):
+                result, n = rows[area][roll]
+                if result == "stay":
+                    continue
+                handle[area] += amount
+                if result == "lose":
+                    lost += amount
+                    house[area] += amount
+                    del held[area]
+                    pieces.append(_LOSES)
+                    args += (amount, area)
+                    continue
+                won += amount * n
+                house[area] -= amount * n
+                pieces.append(_WINS)
+                args += (amount * n, area, n)
+                if not stay_up or area not in MULTI_ROLL:
+                    back += amount
+                    del held[area]
+            if pieces:
+                purse = self.purse[seat]
+                if lost:
+                    transfer("layout", "bank", lost, "lost")
+                if won:
+                    transfer("bank", purse, won, "won")
+                if back:
+                    transfer("layout", purse, back, "returned")
+                self.log("{} " + ", ".join(pieces), *args)
 
     def _after_roll(self, total: int) -> None:
         if self.rolls >= self.game.options.max_rolls:
@@ -346,7 +424,7 @@ class CasinoState(State):
             self.log("the session ends after {} rolls", self.rolls)
             return
         if self.dealer_rolls:
-            if total == 7 or not self.bets:
+            if total == 7 or not any(self.bets):
                 self.dealer_rolls = False
                 self.offer_queue = list(range(self.players))  # afresh from the dealer's left
                 self._next_offer()
@@ -354,10 +432,9 @@ class CasinoState(State):
                 self.phase = "rolling"
             return
         if total == 7:
-            self.log(
-                "7 Out: {} must give up the dice (rule 5.7(a))", self.seat_name(self.shooter or 0)
-            )
-            self._pass_dice(self.shooter or 0)
+            shooter = self.shooter or 0
+            self.log("7 Out: {} must give up the dice (rule 5.7(a))", self.names[shooter])
+            self._pass_dice(shooter)
         else:
             self.phase = "betting"
 
@@ -368,19 +445,18 @@ class CasinoState(State):
         the next seat as at rule 5.3, everyone included (a project decision)."""
         self.shooter = None
         n = self.players
-        if self.bets:
-            with_wager = {s for s, _ in self.bets}
-            order = [(seat + i) % n for i in range(1, n)]
-            self.offer_queue = [s for s in order if s in with_wager]
+        order = [(seat + i) % n for i in range(1, n + 1)]
+        if any(self.bets):
+            self.offer_queue = [s for s in order[:-1] if self.bets[s]]
         else:
-            self.offer_queue = [(seat + i) % n for i in range(1, n + 1)]
+            self.offer_queue = order
         self._next_offer()
 
     def _next_offer(self) -> None:
         if self.offer_queue:
             self.phase = "offer"
-            self.log("the dice are offered to {}", self.seat_name(self.offer_queue[0]))
-        elif self.bets:
+            self.log("the dice are offered to {}", self.names[self.offer_queue[0]])
+        elif any(self.bets):
             self.phase, self.dealer_rolls, self.shooter = "rolling", True, None
             self.log("nobody takes the dice: the dealer rolls (rule 5.9(d))")
         else:
@@ -389,14 +465,15 @@ class CasinoState(State):
 
     # --- views -------------------------------------------------------------------------------
     def view(self, seat: int | None = None) -> dict[str, Any]:
-        lit = winning_areas(self.pays, self.entered) if self.entered else []
+        rows, lit = self.game.rows, []
         pending: dict[str, int] = {}
         if self.entered:
-            for (s, area), amount in self.bets.items():
-                result, n = settle(WAGERS[area], self.pays[area], self.entered)
-                if result == "win":
-                    key = self.seat_name(s)
-                    pending[key] = pending.get(key, 0) + amount * n
+            roll = _index(self.entered)
+            lit = [w for w in WAGER_IDS if rows[w][roll][0] == "win"]
+            for s, held in enumerate(self.bets):
+                won = sum(amount * rows[w][roll][1] for w, amount in held.items())
+                if won:
+                    pending[self.names[s]] = won
         return {
             "phase": self.phase,
             "shooter": self.shooter,
@@ -405,7 +482,10 @@ class CasinoState(State):
             "bankrolls": [self.ledger[p] for p in self.purse],
             "bank": self.ledger["bank"],
             "layout": [
-                {"seat": s, "area": w, "amount": a} for (s, w), a in sorted(self.bets.items())
+                {"seat": s, "area": w, "amount": held[w]}
+                for s, held in enumerate(self.bets)
+                for w in WAGER_IDS
+                if w in held
             ],
             "payouts": dict(self.pays),
             "table_min": self.game.options.table_min,
@@ -422,7 +502,7 @@ class CasinoState(State):
 
     def net(self, seat: int) -> int:
         """Chips won or lost by ``seat``: bankroll plus chips still on the layout, less buy-in."""
-        on_layout = sum(self.wagers_of(seat).values())
+        on_layout = sum(self.bets[seat].values())
         return self.ledger[self.purse[seat]] + on_layout - self.game.options.bankroll
 
     def returns(self) -> list[float]:

@@ -55,7 +55,7 @@ def layout_table(state: CasinoState) -> Table:
     for col in ("area", "pays", "edge", *(state.seat_name(s) for s in range(state.players))):
         t.add_column(col)
     for w in WAGER_IDS:
-        chips = [str(state.bets.get((s, w), "")) for s in range(state.players)]
+        chips = [str(held.get(w, "")) for held in state.bets]
         name = f"[reverse]{WAGERS[w].name}[/]" if w in lit else WAGERS[w].name
         t.add_row(name, state.pays[w], f"{float(odds[w].house_edge):.2%}", *chips)
     return t
@@ -75,7 +75,9 @@ class CasinoApp(App[None]):
         **options: Any,
     ) -> None:
         super().__init__()
-        state = new_game("snake-eyes-casino", players=players, **options).new_state(seed=seed)
+        state = new_game("snake-eyes-casino", players=players, live=live, **options).new_state(
+            seed=seed
+        )
         assert isinstance(state, CasinoState)
         self.state = state
         self.bots = {s: CasinoBot(seed=seed + s, strategy=k) for s, k in (bots or {}).items()}
