@@ -22,6 +22,11 @@ STRATEGIES: dict[str, tuple[str, ...]] = {
     "one_roll": ("any7", "ce_combo", "craps2", "craps3", "craps12", "eleven"),
 }
 
+# the bot's actions are shared, read-only dicts: a game's history stores actions as given
+_ACCEPT, _DECLINE, _ROLL, _GIVE_UP, _DONE = (
+    {"type": t} for t in ("accept", "decline", "roll", "give_up", "done")
+)
+
 
 class CasinoBot:
     """Places each missing wager of its strategy, then accepts the dice, rolls or is done."""
@@ -34,6 +39,7 @@ class CasinoBot:
         self.rng = random.Random(seed)
         self.strategy = strategy
         self.areas = STRATEGIES[strategy]
+        self.wagers: dict[tuple[str, int], dict[str, Any]] = {}  # one read-only action each
 
     def act(self, state: State, seat: int) -> dict[str, Any]:
         if not isinstance(state, CasinoState):
@@ -45,9 +51,16 @@ class CasinoBot:
         if state.ledger.balances[state.purse[seat]] >= lo:
             for area in self.areas:
                 if area not in held:
-                    return {"type": "wager", "area": area, "amount": lo}
+                    action = self.wagers.get((area, lo))
+                    if action is None:
+                        action = self.wagers[area, lo] = {
+                            "type": "wager",
+                            "area": area,
+                            "amount": lo,
+                        }
+                    return action
         if state.phase == "offer":
-            return {"type": "accept"} if held else {"type": "decline"}
+            return _ACCEPT if held else _DECLINE
         if seat == state.shooter:
-            return {"type": "roll"} if held else {"type": "give_up"}
-        return {"type": "done"}
+            return _ROLL if held else _GIVE_UP
+        return _DONE

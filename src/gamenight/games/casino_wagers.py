@@ -149,12 +149,19 @@ def default_payouts() -> dict[str, str]:
     return {w: x.default_pays for w, x in WAGERS.items()}
 
 
-def _settlement_rows() -> dict[tuple[str, str], tuple[tuple[Result, int], ...]]:
-    """``settle`` read once for all 36 rolls of every wager and payout option, so the table
-    settles a roll by lookup; index a roll (a, b) as ``(a - 1) * 6 + b - 1``."""
+STAY, LOSE = -1, 0  # settlement codes; a code above 0 wins and pays that many to 1
+
+
+def _settlement_rows() -> dict[tuple[str, str], tuple[int, ...]]:
+    """``settle`` read once for all 36 rolls of every wager and payout option, as one code per
+    roll (STAY, LOSE, or N for a win paying N to 1), so the table settles a roll by lookup.
+    A roll (a, b) is index ``(a - 1) * 6 + b - 1``."""
     rolls = [(a, b) for a in range(1, 7) for b in range(1, 7)]
+    codes: dict[str, int] = {"stay": STAY, "lose": LOSE}
     return {
-        (w.id, p): tuple(settle(w, p, r) for r in rolls) for w in WAGERS.values() for p in w.pays
+        (w.id, p): tuple(n if r == "win" else codes[r] for r, n in (settle(w, p, f) for f in rolls))
+        for w in WAGERS.values()
+        for p in w.pays
     }
 
 

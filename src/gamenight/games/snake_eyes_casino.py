@@ -21,11 +21,11 @@ from gamenight.engine.errors import MalformedAction, NotYourTurn
 from gamenight.engine.ledger import Ledger
 
 from .casino_wagers import (
+    LOSE,
     MULTI_ROLL,
     SETTLEMENT,
     WAGER_IDS,
     WAGERS,
-    Result,
     default_payouts,
 )
 
@@ -42,10 +42,10 @@ def _index(faces: tuple[int, int] | list[int]) -> int:
     return faces[0] * 6 + faces[1] - 7
 
 
-# The settlement of one seat's wagers is logged as one event whose format is built from these
-# pieces: strings and numbers only, which keeps a long session's log cheap to hold.
-_LOSES = "loses {} on {}"
-_WINS = "wins {} on {} ({}:1)"
+# A roll and everything it decided are logged as one event whose format is built from these
+# pieces, with strings and numbers as arguments: a long session's log stays cheap to hold.
+_LOSES = "; {} loses {} on {}"
+_WINS = "; {} wins {} on {} ({}:1)"
 
 
 class WagerError(IllegalAction):
@@ -95,7 +95,7 @@ class SnakeEyesCasino(Game):
         super().__init__(**options)
         # this table's payout per wager, and its settlement rows, read once for all its states
         self.pays: dict[str, str] = {**default_payouts(), **self.options.payouts}
-        self.rows: dict[str, tuple[tuple[Result, int], ...]] = {
+        self.rows: dict[str, tuple[int, ...]] = {
             w: SETTLEMENT[(w, p)] for w, p in self.pays.items()
         }
 
@@ -112,6 +112,7 @@ class CasinoState(State):
         n = game.players
         self.pays = game.pays
         self.live = opts.live
+        self.max_rolls = opts.max_rolls
         self.names = [self.seat_name(s) for s in range(n)]
         self.purse = [f"seat{s}" for s in range(n)]
         self.ledger = Ledger(
@@ -123,6 +124,8 @@ class CasinoState(State):
         self.shooter: int | None = None  # None while the dealer rolls (rule 5.9(d))
         self.dealer_rolls = False
         self.offer_queue: list[int] = list(range(n))  # from the dealer's left
+        # while seat s shoots: the other seats from the dealer's left, then the shooter
+        self.betting_order = [[*(o for o in range(n) if o != s), s] for s in range(n)]
         self.entered: list[int] | None = None
         self.ready: set[int] = set()  # players who said they are done betting for this roll
         self.results: list[int] = []
@@ -145,9 +148,9 @@ class CasinoState(State):
         if self.phase == "betting":
             # anyone may bet before the roll (a wager is checked, not the turn); those not yet
             # done are asked first, then the shooter
-            shooter, ready = self.shooter, self.ready
-            first = [s for s in range(self.players) if s != shooter and s not in ready]
-            return first if shooter is None else [*first, shooter]
+            order = self.betting_order[self.shooter]  # type: ignore[index]
+            ready = self.ready
+            return [s for s in order if s not in ready] if ready else order.copy()
         return []
 
     def wagers_of(self, seat: int) -> dict[str, int]:
@@ -191,7 +194,11 @@ class CasinoState(State):
     def _sample_chance(self, rng: random.Random) -> dict[str, Any]:
         if self.phase == "entered":
             return {"type": "settle"}
-        return _DRAWS[rng.randrange(36)]  # one exact uniform draw of the 36 ordered rolls
+        bits = rng.getrandbits
+        roll = bits(6)
+        while roll >= 36:  # exactly uniform over the 36 ordered rolls
+            roll = bits(6)
+        return _DRAWS[roll]
 
     # --- checks (never mutate) ---------------------------------------------------------------
     def _check(self, action: dict[str, Any], seat: int | None) -> None:
@@ -258,7 +265,7 @@ class CasinoState(State):
         held = self.bets[seat].get(area, 0)
         if self.phase != "betting" and self.phase != "offer":
             entered = self.entered
-            if entered is not None and held and self.game.rows[area][_index(entered)][0] == "lose":
+            if entered is not None and held and self.game.rows[area][_index(entered)] == LOSE:
                 raise IllegalAction(f"rule 4.8: the {area} wager has lost; it may not be touched")
             raise IllegalAction("rules 4.4 and 4.7: wagers change only before the dice are rolled")
         if kind == "remove":
@@ -296,7 +303,8 @@ class CasinoState(State):
             if kind == "dice":
                 self._enter(action["faces"])
             elif kind == "settle":
-                self._settle()
+                assert self.entered is not None
+                self._settle(*self.entered)
             elif kind == "amend":
                 self.log("result amended from {} to {} (rule 6.8)", self.entered, action["faces"])
                 self.entered = list(action["faces"])
@@ -311,8 +319,7 @@ class CasinoState(State):
             held[area] = held.get(area, 0) + amount
             self.log("{} wagers {} on {}", name, amount, area)
         elif kind == "roll":
-            self.phase = "rolling"
-            self.log("{} rolls", name)
+            self.phase = "rolling"  # the roll's event names the shooter once the dice are in
         elif kind == "reduce" or kind == "remove":
             area = action["area"]
             held = self.bets[seat]
@@ -324,7 +331,7 @@ class CasinoState(State):
                 held[area] -= amount
             self.log("{} takes {} down from {}", name, amount, area)
         elif kind == "accept":
-            self.shooter, self.phase = seat, "betting"
+            self.shooter, self.phase, self.ready = seat, "betting", set()
             first, second = action.get("dice", (0, 1))
             self.log(
                 "{} takes the dice and chooses dice {} and {} as the active pair",
@@ -344,12 +351,12 @@ class CasinoState(State):
 
     def _enter(self, faces: list[int]) -> None:
         """A result in: a live table shows it until the dealer settles; a drawn one settles."""
-        self.entered = list(faces)
         if self.live:
+            self.entered = list(faces)
             self.phase = "entered"
             self.log("result entered: {} + {} = {}", faces[0], faces[1], faces[0] + faces[1])
         else:
-            self._settle()
+            self._settle(faces[0], faces[1])
 
     def _void(self, reason: str) -> None:
         self.entered = None
@@ -357,25 +364,34 @@ class CasinoState(State):
         self.phase = "rolling" if self.dealer_rolls else "betting"
         self.log("No roll: {} (the roll is void and settles nothing)", reason)
 
-    def _settle(self) -> None:
-        """Rules 4.1, 4.2 and 4.8: losers to the bank, winners paid, the roll on the display."""
-        assert self.entered is not None
-        a, b = self.entered
+    def _settle(self, a: int, b: int) -> None:
+        """Rules 4.1, 4.2 and 4.8: losers to the bank, winners paid, the roll on the display.
+
+        The roll and what it decided for every seat go into the log as one event."""
         self.entered = None
         total = a + b
         self.rolls += 1
-        self.ready = set()
+        if self.ready:
+            self.ready = set()
         results = self.results
         results.append(total)
         if len(results) > RESULTS_SHOWN:
             del results[0]
-        self.log("{} rolled{}", total, " hard" if a == b else "")
+        shooter = self.shooter
+        fmt = ["{} rolls {}{}"]
+        args: list[object] = [
+            "the dealer" if shooter is None else self.names[shooter],
+            total,
+            " hard" if a == b else "",
+        ]
         if any(self.bets):
-            self._pay(_index((a, b)))
+            self._pay(a * 6 + b - 7, fmt, args)
+        self.log("".join(fmt), *args)
         self._after_roll(total)
 
-    def _pay(self, roll: int) -> None:
-        """Settle every wager on the layout against roll number ``roll`` (see ``_index``).
+    def _pay(self, roll: int, fmt: list[str], args: list[object]) -> None:
+        """Settle every wager on the layout against roll number ``roll`` (see ``_index``),
+        adding each decided wager to the roll's event (``fmt`` and ``args``).
 
         As a dealer sweeps the layout: each seat's losers go to the bank in one move, its wins
         come from the bank in one move, and decided one-roll stakes come back with them."""
@@ -386,40 +402,40 @@ class CasinoState(State):
         for seat, held in enumerate(self.bets):
             if not held:
                 continue
+            name = self.names[seat]
             lost = won = back = 0
-            pieces: list[str] = []
-            args: list[object] = [self.names[seat]]
-            for area, amount in list(held.items()):
-                result, n = rows[area][roll]
-                if result == "stay":
+            gone = []
+            for area, amount in held.items():
+                n = rows[area][roll]
+                if n < 0:  # STAY: not decided by this roll
                     continue
                 handle[area] += amount
-                if result == "lose":
+                if n == LOSE:
                     lost += amount
                     house[area] += amount
-                    del held[area]
-                    pieces.append(_LOSES)
-                    args += (amount, area)
+                    gone.append(area)
+                    fmt.append(_LOSES)
+                    args += (name, amount, area)
                     continue
                 won += amount * n
                 house[area] -= amount * n
-                pieces.append(_WINS)
-                args += (amount * n, area, n)
+                fmt.append(_WINS)
+                args += (name, amount * n, area, n)
                 if not stay_up or area not in MULTI_ROLL:
                     back += amount
-                    del held[area]
-            if pieces:
-                purse = self.purse[seat]
-                if lost:
-                    transfer("layout", "bank", lost, "lost")
-                if won:
-                    transfer("bank", purse, won, "won")
-                if back:
-                    transfer("layout", purse, back, "returned")
-                self.log("{} " + ", ".join(pieces), *args)
+                    gone.append(area)
+            for area in gone:
+                del held[area]
+            purse = self.purse[seat]
+            if lost:
+                transfer("layout", "bank", lost, "lost")
+            if won:
+                transfer("bank", purse, won, "won")
+            if back:
+                transfer("layout", purse, back, "returned")
 
     def _after_roll(self, total: int) -> None:
-        if self.rolls >= self.game.options.max_rolls:
+        if self.rolls >= self.max_rolls:
             self.phase = "closed"
             self.log("the session ends after {} rolls", self.rolls)
             return
@@ -469,9 +485,9 @@ class CasinoState(State):
         pending: dict[str, int] = {}
         if self.entered:
             roll = _index(self.entered)
-            lit = [w for w in WAGER_IDS if rows[w][roll][0] == "win"]
+            lit = [w for w in WAGER_IDS if rows[w][roll] > 0]
             for s, held in enumerate(self.bets):
-                won = sum(amount * rows[w][roll][1] for w, amount in held.items())
+                won = sum(amount * max(rows[w][roll], 0) for w, amount in held.items())
                 if won:
                     pending[self.names[s]] = won
         return {
