@@ -1,10 +1,11 @@
 """Rolls per second of a Snake Eyes casino table, beside crapssim with the same kinds of bets.
 
 One player keeps hard 6, hard 8, field, 6 and 8 up at the table minimum. gamenight plays
-through the public protocol (bot -> legal action -> apply, chance drawn by the state);
-crapssim keeps HardWay 6/8, Field and Place 6/8 up. Both run in this process, so the ratio
-is measured on the same machine at the same moment. The two alternate for several rounds and
-each side's best round counts (as timeit does), so a noisy neighbour slows both or neither.
+through the public protocol (bot -> action -> apply, which validates it fully; chance drawn by
+the state, and every move kept in the game's record); crapssim keeps HardWay 6/8, Field and
+Place 6/8 up. Both run in this process, so the ratio is measured on the same machine at the
+same moment. The two alternate for several rounds and each side's best round counts (as
+timeit does), so a noisy neighbour slows both or neither.
 Run: python benchmarks/casino_speed.py [ROLLS] [ROUNDS]
 (needs the bench extra: pip install -e '.[bench]').
 """
@@ -26,9 +27,9 @@ def gamenight_rolls_per_second(rolls: int = ROLLS) -> float:
     game = new_game("snake-eyes-casino", players=1, bankroll=10**9, max_rolls=rolls)
     state = game.new_state(seed=1)
     bots = [CasinoBot(seed=1, strategy="benchmark")]
-    start = time.process_time()
+    start = time.perf_counter()
     play_out(state, bots)  # type: ignore[arg-type]
-    elapsed = time.process_time() - start
+    elapsed = time.perf_counter() - start
     assert state.rolls == rolls, state.rolls
     return rolls / elapsed
 
@@ -47,9 +48,9 @@ def crapssim_rolls_per_second(rolls: int = ROLLS) -> float:
         AddIfNotBet(Place(8, 6)),
     )
     table.add_player(bankroll=10**9, strategy=strategy)
-    start = time.process_time()
+    start = time.perf_counter()
     table.run(max_rolls=rolls, verbose=False)
-    elapsed = time.process_time() - start
+    elapsed = time.perf_counter() - start
     return table.dice.n_rolls / elapsed
 
 

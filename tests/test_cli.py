@@ -76,3 +76,15 @@ def test_simulate_casino_shows_observed_beside_exact_house_edge() -> None:
     assert set(rows) >= {"hard4", "field", "any7", "num6"}
     assert rows["any7"]["exact_house_edge"] == "1/6"
     assert all(r["decisions"] > 0 for r in rows.values())
+
+
+def test_play_refuses_casino_settings_for_other_games_and_bad_table_files(tmp_path: Path) -> None:
+    wrong = runner.invoke(app, ["play", "shake", "--live"])
+    assert wrong.exit_code == 2 and "settings of snake-eyes-casino" in wrong.output
+    table = tmp_path / "table.json"
+    table.write_text("[1, 2]")
+    bad = runner.invoke(app, ["play", "snake-eyes-casino", "--table", str(table)])
+    assert bad.exit_code == 2 and "JSON object of table settings" in bad.output
+    table.write_text(json.dumps({"payouts": {"hard6": "10:1"}}))
+    bad = runner.invoke(app, ["play", "snake-eyes-casino", "--live", "--table", str(table)])
+    assert bad.exit_code == 2 and "rule 4.9 allows" in bad.output

@@ -238,3 +238,49 @@ def test_chips_are_conserved_at_every_step(seed: int, data) -> None:
         assert all(s.ledger[p] >= 0 for p in s.purse)
     replayed = gamenight.replay(s.record())
     assert replayed == s
+
+
+# --- drawn dice and the live table ---------------------------------------------------------------
+def test_drawn_dice_settle_at_once_and_only_a_live_dealer_amends() -> None:
+    s = table()
+    s.apply({"type": "accept"}, 0)
+    s.apply({"type": "wager", "area": "field", "amount": 10}, 0)
+    s.apply({"type": "roll"}, 0)
+    assert [a for a, _ in s.chance_outcomes()] == [
+        {"type": "dice", "faces": [a, b]} for a in range(1, 7) for b in range(1, 7)
+    ]
+    s.apply({"type": "dice", "faces": [5, 6]})
+    assert s.ledger["seat0"] == 1000 + 10 and s.results == [11] and s.entered is None
+    assert s.events()[-1] == "A rolls 11; A wins 10 on field (1:1)"
+    s.apply({"type": "wager", "area": "field", "amount": 10}, 0)
+    s.apply({"type": "roll"}, 0)
+    for action in ({"type": "amend", "faces": [1, 1]}, {"type": "settle"}):
+        before = snapshot(s)
+        with pytest.raises(IllegalAction, match="option live"):
+            s.apply(action)
+        assert snapshot(s) == before
+
+
+def test_a_live_table_shows_the_result_before_any_chip_moves() -> None:
+    s = table(live=True)
+    s.apply({"type": "accept"}, 0)
+    s.apply({"type": "wager", "area": "hard8", "amount": 10}, 0)
+    s.apply({"type": "roll"}, 0)
+    s.apply({"type": "dice", "faces": [4, 4]})
+    assert s.phase == "entered" and s.chance_outcomes() == [({"type": "settle"}, 1)]
+    assert s.ledger["seat0"] == 990 and s.view()["pending_wins"] == {"A": 90}
+    s.apply({"type": "settle"})
+    assert s.ledger["seat0"] == 990 + 90 and s.wagers_of(0) == {"hard8": 10}
+
+
+def test_a_seat_that_said_done_can_take_the_dice_and_shoot() -> None:
+    s = table(players=2)
+    s.apply({"type": "accept"}, 0)
+    s.apply({"type": "wager", "area": "num6", "amount": 10}, 0)
+    s.apply({"type": "wager", "area": "num8", "amount": 10}, 1)
+    s.apply({"type": "done"}, 1)
+    s.apply({"type": "give_up"}, 0)
+    s.apply({"type": "accept"}, 1)
+    assert s.actors() == [0, 1]  # a fresh betting round: seat 0, then the shooter
+    s.apply({"type": "roll"}, 1)
+    assert s.is_chance()

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from rich.console import Console
 
-from gamenight.tui.casino import CasinoApp, parse_command
+from gamenight.tui.casino import CasinoApp, layout_table, parse_command
 
 
 def test_parse_command() -> None:
@@ -25,7 +26,7 @@ async def type_command(pilot, text: str) -> None:
 
 
 async def test_hot_seat_human_wagers_and_dealer_enters_live_dice() -> None:
-    app = CasinoApp(players=2, bots={1: "field"}, live=True)
+    app = CasinoApp(players=2, bots={1: "field"}, live=True, payouts={"hard6": "8:1"})
     async with app.run_test(size=(160, 50)) as pilot:
         s = app.state
         await type_command(pilot, "wager num6 10")
@@ -34,6 +35,9 @@ async def test_hot_seat_human_wagers_and_dealer_enters_live_dice() -> None:
         assert s.phase == "rolling" and s.wagers_of(1) == {"field": 5}
         await type_command(pilot, "dice 3 3")
         assert s.view()["lit"] == ["hard6", "hardway_combo", "num6"]
+        screen = Console(width=160, record=True)
+        screen.print(layout_table(s))
+        assert "8:1" in screen.export_text()  # the table's own payout is on the layout
         await type_command(pilot, "amend 4 2")
         await type_command(pilot, "settle")
         assert s.ledger["seat0"] == 1000 - 10 + 10 and s.results == [6]

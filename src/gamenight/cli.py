@@ -128,14 +128,32 @@ def play(
     seed: Annotated[int | None, typer.Option(help="the same seed deals the same game")] = None,
     save: Annotated[Path | None, typer.Option(help="where the w key saves the record")] = None,
     delay: Annotated[float, typer.Option(min=0, help="seconds a bot waits before it acts")] = 0.6,
+    live: Annotated[
+        bool, typer.Option("--live", help="casino: the dealer screen, entering physical dice")
+    ] = False,
+    table_file: Annotated[
+        Path | None,
+        typer.Option("--table", help="casino: a JSON file of table settings", dir_okay=False),
+    ] = None,
 ) -> None:
     """Play at the terminal: the first seats are humans taking turns, the rest bots."""
     from gamenight.tui.app import GameApp
 
     if bots > players:
         raise fail(ValueError(f"--bots {bots} is more than --players {players}"))
+    options: dict[str, object] = {"players": players}
+    if live or table_file:
+        if game != "snake-eyes-casino":
+            raise fail(ValueError("--live and --table are settings of snake-eyes-casino"))
+        from gamenight.games.snake_eyes_casino import table_settings
+
+        try:
+            settings = table_settings(table_file.read_text()) if table_file else {}
+        except (OSError, GamenightError) as e:
+            raise fail(e) from None
+        options = {**settings, **options, "live": live or settings.get("live", False)}
     try:
-        g = gamenight.new_game(game, players=players)
+        g = gamenight.new_game(game, **options)
     except GamenightError as e:
         raise fail(e) from None
     humans = players - bots
@@ -148,7 +166,7 @@ def play(
         from gamenight.tui.casino import CasinoApp
 
         strategy = {s: "benchmark" for s in range(humans, players)}
-        CasinoApp(players=players, bots=strategy, seed=seed or 0).run()
+        CasinoApp(bots=strategy, seed=seed or 0, **g.options_dict()).run()
     elif game == "gambler":
         from gamenight.tui.gambler import GamblerApp
 

@@ -108,9 +108,8 @@ def odds_report(game_id: str, table_json: str | None = None) -> dict[str, Any]:
     ``table_json`` holds the game's options (``payouts``, ``table_min``, ...), validated the same
     way a new table validates them.
     """
-    import json
-
     from gamenight.engine import GamenightError, new_game
+    from gamenight.games.snake_eyes_casino import table_settings
 
     if game_id != "snake-eyes-casino":
         raise GamenightError(f"exact odds are computed for snake-eyes-casino only, not {game_id!r}")
@@ -119,14 +118,8 @@ def odds_report(game_id: str, table_json: str | None = None) -> dict[str, Any]:
         "notes": [combo_other_reading()],
     }
     if table_json is not None:
-        try:
-            settings = json.loads(table_json)
-        except json.JSONDecodeError as e:
-            raise GamenightError(f"the table file is not JSON: {e}") from None
-        if not isinstance(settings, dict):
-            raise GamenightError("the table file must hold a JSON object of table settings")
-        game = new_game(game_id, **settings)
-        pays = {**{w: x.default_pays for w, x in WAGERS.items()}, **game.options.payouts}  # type: ignore[attr-defined]
+        game = new_game(game_id, **table_settings(table_json))
+        pays = game.pays  # type: ignore[attr-defined]
         report["table"] = {
             "settings": game.options_dict(),
             "wagers": [o.to_json() for o in table_odds(pays)],

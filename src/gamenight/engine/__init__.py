@@ -10,6 +10,7 @@ from .errors import (
     UnknownGame,
 )
 from .game import Game, Options, game_class, list_games, new_game, register_game
+from .history import History
 from .ledger import InsufficientFunds, Ledger
 from .record import replay
 from .state import Action, State
@@ -20,6 +21,7 @@ __all__ = [
     "BadRecord",
     "Game",
     "GamenightError",
+    "History",
     "IllegalAction",
     "InsufficientFunds",
     "Ledger",

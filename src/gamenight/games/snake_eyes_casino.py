@@ -9,6 +9,7 @@ void before any chip moves.
 
 from __future__ import annotations
 
+import json
 import random
 from fractions import Fraction
 from typing import Any
@@ -17,7 +18,7 @@ from pydantic import Field, model_validator
 
 from gamenight.engine import Game, IllegalAction, Options, State, register_game
 from gamenight.engine.chance import check_faces, dice_outcomes
-from gamenight.engine.errors import MalformedAction, NotYourTurn
+from gamenight.engine.errors import GamenightError, MalformedAction, NotYourTurn
 from gamenight.engine.ledger import Ledger
 
 from .casino_wagers import (
@@ -79,6 +80,18 @@ class CasinoOptions(Options):
                 allowed = ", ".join(WAGERS[wid].pays)
                 raise ValueError(f"{wid} cannot pay {pays!r}; rule 4.9 allows {allowed}")
         return self
+
+
+def table_settings(text: str) -> dict[str, Any]:
+    """A table file (JSON options: payouts, limits, ...) as options for ``new_game``, which
+    validates them; text that is not a JSON object is refused here."""
+    try:
+        settings = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise GamenightError(f"the table file is not JSON: {e}") from None
+    if not isinstance(settings, dict):
+        raise GamenightError("the table file must hold a JSON object of table settings")
+    return settings
 
 
 @register_game
