@@ -101,7 +101,9 @@ class State(ABC):
             raise IllegalAction("this is not a chance node: a player is to act")
         action = self._sample_chance(self.rng)
         self._do(action, None)
-        self.moves.append(None, action)
+        moves = self.moves
+        moves.seats.append(None)
+        moves.actions.append(action)
         return action
 
     def apply(self, action: Action, seat: int | None = None) -> None:
@@ -124,8 +126,11 @@ class State(ABC):
         moves.actions.append(action)
 
     def log(self, fmt: str, *args: Any) -> None:
-        """Add an event; the text is only formatted when someone reads it."""
-        self._events.append((fmt, *args))
+        """Add an event; the text is only formatted when someone reads it.
+
+        Kept as one flat tuple of strings and numbers, which the cycle collector stops tracking
+        at its first pass; a (format, args) pair lingers, and a long session holds many."""
+        self._events.append((fmt,) + args)
 
     def events(self, since: int = 0) -> list[str]:
         """The readable event log, oldest first."""
