@@ -29,17 +29,17 @@ def default_bots(game_id: str, seat: int, seed: int) -> Bot:
 
 def play_out(state: State, bots: list[Bot], max_moves: int = 1_000_000) -> State:
     """Play ``state`` to the end: chance from its RNG, each actor's bot in seat order."""
-    moves = 0
-    while not state.is_terminal():
-        if state.is_chance():
-            state.sample_chance()
+    is_terminal, is_chance, actors = state.is_terminal, state.is_chance, state.actors
+    apply, sample_chance = state.apply, state.sample_chance
+    for _ in range(max_moves):
+        if is_terminal():
+            return state
+        if is_chance():
+            sample_chance()
         else:
-            seat = state.actors()[0]
-            state.apply(bots[seat].act(state, seat), seat)
-        moves += 1
-        if moves > max_moves:
-            raise RuntimeError(f"{state.game.id}: no end after {max_moves} moves")
-    return state
+            seat = actors()[0]
+            apply(bots[seat].act(state, seat), seat)
+    raise RuntimeError(f"{state.game.id}: no end after {max_moves} moves")
 
 
 def summary(values: Sequence[float]) -> dict[str, float]:
