@@ -106,11 +106,12 @@ class SnakeEyesCasino(Game):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        # this table's payout per wager, and its settlement rows, read once for all its states
+        # this table's payout per wager, and for each of the 36 rolls every wager's settlement
+        # code under those payouts, read once for all its states
         self.pays: dict[str, str] = {**default_payouts(), **self.options.payouts}
-        self.rows: dict[str, tuple[int, ...]] = {
-            w: SETTLEMENT[(w, p)] for w, p in self.pays.items()
-        }
+        self.codes: tuple[dict[str, int], ...] = tuple(
+            {w: SETTLEMENT[(w, p)][roll] for w, p in self.pays.items()} for roll in range(36)
+        )
 
     def new_state(self, seed: int | None = None) -> CasinoState:
         return CasinoState(self, seed)
@@ -278,7 +279,7 @@ class CasinoState(State):
         held = self.bets[seat].get(area, 0)
         if self.phase != "betting" and self.phase != "offer":
             entered = self.entered
-            if entered is not None and held and self.game.rows[area][_index(entered)] == LOSE:
+            if entered is not None and held and self.game.codes[_index(entered)][area] == LOSE:
                 raise IllegalAction(f"rule 4.8: the {area} wager has lost; it may not be touched")
             raise IllegalAction("rules 4.4 and 4.7: wagers change only before the dice are rolled")
         if kind == "remove":
@@ -408,7 +409,7 @@ class CasinoState(State):
 
         As a dealer sweeps the layout: each seat's losers go to the bank in one move, its wins
         come from the bank in one move, and decided one-roll stakes come back with them."""
-        rows = self.game.rows
+        codes = self.game.codes[roll]
         handle, house = self.handle, self.house_net
         stay_up = self.game.options.winners_stay_up
         transfer = self.ledger.transfer
@@ -419,7 +420,7 @@ class CasinoState(State):
             lost = won = back = 0
             gone = []
             for area, amount in held.items():
-                n = rows[area][roll]
+                n = codes[area]
                 if n < 0:  # STAY: not decided by this roll
                     continue
                 handle[area] += amount
@@ -494,13 +495,14 @@ class CasinoState(State):
 
     # --- views -------------------------------------------------------------------------------
     def view(self, seat: int | None = None) -> dict[str, Any]:
-        rows, lit = self.game.rows, []
+        lit = []
         pending: dict[str, int] = {}
         if self.entered:
             roll = _index(self.entered)
-            lit = [w for w in WAGER_IDS if rows[w][roll] > 0]
+            codes = self.game.codes[roll]
+            lit = [w for w in WAGER_IDS if codes[w] > 0]
             for s, held in enumerate(self.bets):
-                won = sum(amount * max(rows[w][roll], 0) for w, amount in held.items())
+                won = sum(amount * max(codes[w], 0) for w, amount in held.items())
                 if won:
                     pending[self.names[s]] = won
         return {
