@@ -2,7 +2,8 @@
 
 Purses are named ("seat0", "kitty", "bank", ...). Only purses allowed to go negative (a bank that
 creates money, the world outside a casino table) may do so, which keeps one invariant simple:
-the sum of all purses never changes.
+the sum of all purses never changes. The ledger keeps balances only: the game's record is the
+audit trail, since replaying it moves every chip again, and its event log says why each moved.
 """
 
 from __future__ import annotations
@@ -17,12 +18,11 @@ class InsufficientFunds(IllegalAction):
 
 
 class Ledger:
-    __slots__ = ("balances", "journal", "may_go_negative", "_total")
+    __slots__ = ("balances", "may_go_negative", "_total")
 
     def __init__(self, balances: dict[str, int], may_go_negative: Iterable[str] = ()) -> None:
         self.balances = dict(balances)
         self.may_go_negative = frozenset(may_go_negative)
-        self.journal: list[tuple[str, str, int, str]] = []
         self._total = sum(self.balances.values())
 
     def __getitem__(self, purse: str) -> int:
@@ -31,8 +31,8 @@ class Ledger:
     def can_pay(self, purse: str, amount: int) -> bool:
         return purse in self.may_go_negative or self.balances[purse] >= amount
 
-    def transfer(self, src: str, dst: str, amount: int, why: str = "") -> int:
-        """Move ``amount`` from ``src`` to ``dst`` and journal it; returns the amount moved."""
+    def transfer(self, src: str, dst: str, amount: int) -> int:
+        """Move ``amount`` from ``src`` to ``dst``; returns the amount moved."""
         if amount < 0:
             raise IllegalAction(f"cannot transfer a negative amount ({amount})")
         balances = self.balances
@@ -43,14 +43,13 @@ class Ledger:
             raise InsufficientFunds(f"{src} holds {have}, cannot pay {amount}")
         balances[src] = have - amount
         balances[dst] += amount
-        self.journal.append((src, dst, amount, why))
         return amount
 
-    def pay_what_you_can(self, src: str, dst: str, amount: int, why: str = "") -> int:
+    def pay_what_you_can(self, src: str, dst: str, amount: int) -> int:
         """Transfer up to ``amount``, as much as ``src`` holds; returns what was paid."""
         have = self.balances[src]
         paid = amount if src in self.may_go_negative else min(amount, max(have, 0))
-        return self.transfer(src, dst, paid, why)
+        return self.transfer(src, dst, paid)
 
     def open_purse(self, name: str) -> None:
         self.balances.setdefault(name, 0)
@@ -68,6 +67,5 @@ class Ledger:
         new = Ledger.__new__(Ledger)
         new.balances = dict(self.balances)
         new.may_go_negative = self.may_go_negative
-        new.journal = list(self.journal)
         new._total = self._total
         return new

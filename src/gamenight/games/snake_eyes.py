@@ -71,7 +71,7 @@ class SnakeEyesState(State):
         self.purse = [f"seat{i}" for i in range(n)]
         self.ledger = Ledger({**{p: opts.starting_chips for p in self.purse}, "kitty": 0})
         for seat in range(n):
-            self.ledger.transfer(self.purse[seat], "kitty", opts.ante, "ante")
+            self.ledger.transfer(self.purse[seat], "kitty", opts.ante)
         self.up = [[t in CARDS for t in range(13)] for _ in range(n)]  # up[seat][total]
         self.up_count = [len(CARDS)] * n
         self.thrower = 0
@@ -193,7 +193,7 @@ class SnakeEyesState(State):
         self.log("{} turns #{} face down.", self.seat_name(seat), card)
         if self.up_count[seat] == 0:
             self._winner = seat
-            won = self.ledger.transfer("kitty", self.purse[seat], self.ledger["kitty"], "wins")
+            won = self.ledger.transfer("kitty", self.purse[seat], self.ledger["kitty"])
             self.kitty_won = won
             self.log(
                 "{} has turned every card down, wins and takes the kitty of {}.",
@@ -220,11 +220,11 @@ class SnakeEyesState(State):
         self.log("Dice pass to {}.", self.seat_name(self.thrower))
 
     def _pay(self, seat: int, chips: int, why: str) -> None:
-        paid = self.ledger.pay_what_you_can(self.purse[seat], "kitty", chips, why)
+        paid = self.ledger.pay_what_you_can(self.purse[seat], "kitty", chips)
         self.log("{} puts {} chip(s) in the kitty ({}).", self.seat_name(seat), paid, why)
 
     def _draw(self, seat: int, chips: int, why: str) -> None:
-        got = self.ledger.pay_what_you_can("kitty", self.purse[seat], chips, why)
+        got = self.ledger.pay_what_you_can("kitty", self.purse[seat], chips)
         self.log("{} draws {} chip(s) from the kitty ({}).", self.seat_name(seat), got, why)
 
     # --- views -----------------------------------------------------------------------------------

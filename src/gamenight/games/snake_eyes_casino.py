@@ -329,7 +329,7 @@ class CasinoState(State):
         if kind == "wager":
             area, amount = action["area"], action["amount"]
             held = self.bets[seat]
-            self.ledger.transfer(self.purse[seat], "layout", amount, "wager")
+            self.ledger.transfer(self.purse[seat], "layout", amount)
             held[area] = held.get(area, 0) + amount
             self.log("{} wagers {} on {}", name, amount, area)
         elif kind == "roll":
@@ -338,7 +338,7 @@ class CasinoState(State):
             area = action["area"]
             held = self.bets[seat]
             amount = held[area] if kind == "remove" else action["amount"]
-            self.ledger.transfer("layout", self.purse[seat], amount, "take down")
+            self.ledger.transfer("layout", self.purse[seat], amount)
             if amount == held[area]:
                 del held[area]
             else:
@@ -442,11 +442,11 @@ class CasinoState(State):
                 del held[area]
             purse = self.purse[seat]
             if lost:
-                transfer("layout", "bank", lost, "lost")
+                transfer("layout", "bank", lost)
             if won:
-                transfer("bank", purse, won, "won")
+                transfer("bank", purse, won)
             if back:
-                transfer("layout", purse, back, "returned")
+                transfer("layout", purse, back)
 
     def _after_roll(self, total: int) -> None:
         if self.rolls >= self.max_rolls:

@@ -96,7 +96,7 @@ class GamblerState(State):
         self.purse = [f"seat{i}" for i in range(n)]
         self.ledger = Ledger({**{p: 0 for p in self.purse}, BANK: 0}, may_go_negative=[BANK])
         for p in self.purse:
-            self.ledger.transfer(BANK, p, START_CASH, "starting money")
+            self.ledger.transfer(BANK, p, START_CASH)
         self.position = [0] * n
         self.iou = [False] * n
         self.out = [False] * n
@@ -283,15 +283,15 @@ class GamblerState(State):
         if kind == "take_iou":
             self.iou[seat] = True
             self.ious_taken += 1
-            self.ledger.transfer(BANK, self.purse[seat], IOU_LOAN, "IOU")
+            self.ledger.transfer(BANK, self.purse[seat], IOU_LOAN)
             self.log("{} takes out an IOU and gets ${}", name, IOU_LOAN)
         elif kind == "repay_iou":
             self.iou[seat] = False
-            self.ledger.transfer(self.purse[seat], BANK, IOU_LOAN + IOU_INTEREST, "IOU repaid")
+            self.ledger.transfer(self.purse[seat], BANK, IOU_LOAN + IOU_INTEREST)
             self.log("{} repays the IOU: ${} with ${} interest", name, IOU_LOAN, IOU_INTEREST)
         elif kind == "claim_start":
             self.start_due = False
-            self.ledger.transfer(BANK, self.purse[seat], START_PAY, "Start")
+            self.ledger.transfer(BANK, self.purse[seat], START_PAY)
             self.log("{} claims ${} for Start", name, START_PAY)
             if self.phase == "claim":
                 self._next_turn()
@@ -301,7 +301,7 @@ class GamblerState(State):
             self.start_due = False
             self._next_turn()
         elif kind == "buy_ticket":
-            self.ledger.transfer(self.purse[seat], BANK, TICKET_PRICE, "lottery ticket")
+            self.ledger.transfer(self.purse[seat], BANK, TICKET_PRICE)
             self.chance = "ticket"
         elif kind == "roll":
             self.may_buy = False
@@ -337,7 +337,7 @@ class GamblerState(State):
             a, b = action["faces"]
             self.last_roll = [a, b]
             if a == b:
-                self.ledger.transfer(BANK, self.purse[cur], DOUBLES_PRIZE, "doubles twice")
+                self.ledger.transfer(BANK, self.purse[cur], DOUBLES_PRIZE)
                 self.log(
                     "{} rolls {}-{}: doubles again! The bank pays ${}",
                     self.seat_name(cur),
@@ -425,7 +425,7 @@ class GamblerState(State):
 
     def _pass_start(self, seat: int) -> None:
         if self.game.options.auto_claim_start:
-            self.ledger.transfer(BANK, self.purse[seat], START_PAY, "Start")
+            self.ledger.transfer(BANK, self.purse[seat], START_PAY)
             self.log("{} reaches Start and collects ${}", self.seat_name(seat), START_PAY)
         else:
             self.start_due = True
@@ -440,7 +440,7 @@ class GamblerState(State):
         sp = self.space[self.position[cur]]
         self.log("{} lands on {}", name, sp.name)
         if sp.kind == "collect":
-            self.ledger.transfer(BANK, self.purse[cur], sp.amount or 0, sp.name)
+            self.ledger.transfer(BANK, self.purse[cur], sp.amount or 0)
             self.log("{} collects ${}", name, sp.amount)
         elif sp.kind == "pay":
             self._charge(cur, sp.amount or 0, sp.name)
@@ -465,9 +465,9 @@ class GamblerState(State):
         if self.ledger[purse] < amount and not self.iou[seat]:
             self.iou[seat] = True
             self.ious_taken += 1
-            self.ledger.transfer(BANK, purse, IOU_LOAN, "forced IOU")
+            self.ledger.transfer(BANK, purse, IOU_LOAN)
             self.log("{} must take out an IOU to pay", self.seat_name(seat))
-        paid = self.ledger.pay_what_you_can(purse, to, amount, why)
+        paid = self.ledger.pay_what_you_can(purse, to, amount)
         self.log("{} pays ${} ({})", self.seat_name(seat), paid, why)
         self._knock_out(seat)
 
@@ -527,7 +527,7 @@ class GamblerState(State):
         self.log("the Shaker shows {}", "-".join(map(str, dice)))
         for space, seat in sorted(self.markers.items(), key=lambda kv: odds.SPACES.index(kv[0])):
             if odds.wins(space, dice):
-                self.ledger.transfer(BANK, self.purse[seat], odds.prize(space), space)
+                self.ledger.transfer(BANK, self.purse[seat], odds.prize(space))
                 self.log("{} wins ${} on {}", self.seat_name(seat), odds.prize(space), space)
         self.markers = {}
         self._end_turn()
@@ -546,7 +546,7 @@ class GamblerState(State):
         for seat in range(self.players):
             for a, b in self.tickets[seat]:
                 if a in dice and b in dice:
-                    self.ledger.transfer(BANK, self.purse[seat], LOTTERY_PRIZE, "lottery")
+                    self.ledger.transfer(BANK, self.purse[seat], LOTTERY_PRIZE)
                     self.log(
                         "{}'s ticket {}-{} wins ${}", self.seat_name(seat), a, b, LOTTERY_PRIZE
                     )
@@ -571,7 +571,7 @@ class GamblerState(State):
         self.log("the horse die shows {}", face)
         for seat, horse in self.horse_cards.items():
             if horse == face:
-                self.ledger.transfer(BANK, self.purse[seat], RACE_PRIZE, "Horse Race")
+                self.ledger.transfer(BANK, self.purse[seat], RACE_PRIZE)
                 self.log("{} holds horse {} and wins ${}", self.seat_name(seat), face, RACE_PRIZE)
                 break
         else:
@@ -593,7 +593,7 @@ class GamblerState(State):
         amount = card.amount or 0
         others = [s for s in self._alive() if s != cur]
         if card.effect == "collect":
-            self.ledger.transfer(BANK, self.purse[cur], amount, "Fortune")
+            self.ledger.transfer(BANK, self.purse[cur], amount)
         elif card.effect == "pay":
             self._charge(cur, amount, "Fortune")
         elif card.effect == "collect_from_each":
