@@ -17,10 +17,18 @@ def dice_faces(n: int, sides: int = 6) -> tuple[tuple[int, ...], ...]:
     return tuple(itertools.product(range(1, sides + 1), repeat=n))
 
 
-def dice_outcomes(n: int, kind: str = "dice", sides: int = 6) -> list[tuple[Action, Fraction]]:
-    """Chance outcomes of throwing ``n`` fair dice as ``{"type": kind, "faces": [...]}`` actions."""
+@cache
+def _outcomes(n: int, kind: str, sides: int) -> tuple[tuple[Action, Fraction], ...]:
     p = Fraction(1, sides**n)
-    return [({"type": kind, "faces": list(f)}, p) for f in dice_faces(n, sides)]
+    return tuple(({"type": kind, "faces": list(f)}, p) for f in dice_faces(n, sides))
+
+
+def dice_outcomes(n: int, kind: str = "dice", sides: int = 6) -> list[tuple[Action, Fraction]]:
+    """Chance outcomes of throwing ``n`` fair dice as ``{"type": kind, "faces": [...]}`` actions.
+
+    Built once per kind of throw (six dice have 46,656 outcomes): the list is new each call,
+    the actions in it are shared, so treat them as read-only, as every action."""
+    return list(_outcomes(n, kind, sides))
 
 
 def check_faces(action: Action, n: int, sides: int = 6) -> list[int]:
