@@ -80,7 +80,9 @@ def test_simulate_casino_shows_observed_beside_exact_house_edge() -> None:
 
 def test_play_refuses_casino_settings_for_other_games_and_bad_table_files(tmp_path: Path) -> None:
     wrong = runner.invoke(app, ["play", "shake", "--live"])
-    assert wrong.exit_code == 2 and "settings of snake-eyes-casino" in wrong.output
+    assert wrong.exit_code == 2 and "snake-eyes-casino tables" in wrong.output
+    wrong = runner.invoke(app, ["play", "snake-eyes-casino", "--strategy", "martingale"])
+    assert wrong.exit_code == 2 and "choose one of every_area" in wrong.output
     table = tmp_path / "table.json"
     table.write_text("[1, 2]")
     bad = runner.invoke(app, ["play", "snake-eyes-casino", "--table", str(table)])
@@ -88,3 +90,15 @@ def test_play_refuses_casino_settings_for_other_games_and_bad_table_files(tmp_pa
     table.write_text(json.dumps({"payouts": {"hard6": "10:1"}}))
     bad = runner.invoke(app, ["play", "snake-eyes-casino", "--live", "--table", str(table)])
     assert bad.exit_code == 2 and "rule 4.9 allows" in bad.output
+
+
+def test_simulate_a_casino_table_from_its_settings_file(tmp_path: Path) -> None:
+    table = tmp_path / "table.json"
+    table.write_text(json.dumps({"payouts": {"hard6": "8:1"}, "table_min": 10}))
+    args = ["simulate", "snake-eyes-casino", "--games", "2", "--json", "--table", str(table)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    edges = {row["wager"]: row for row in json.loads(result.stdout)["house_edges"]}
+    assert edges["hard6"]["pays"] == "8:1" and edges["hard6"]["exact_house_edge"] == "2/11"
+    wrong = runner.invoke(app, ["simulate", "snake-eyes", "--table", str(table)])
+    assert wrong.exit_code == 2 and "snake-eyes-casino tables" in wrong.output

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -24,6 +24,26 @@ err_console = Console(stderr=True)
 def fail(e: Exception) -> typer.Exit:
     err_console.print(f"[bold red]error:[/] {e}")
     return typer.Exit(code=2)
+
+
+def casino_settings(game: str, table_file: Path | None) -> dict[str, Any]:
+    """The table settings a ``--table`` file gives (casino only), or none."""
+    if table_file is None:
+        return {}
+    if game != "snake-eyes-casino":
+        raise fail(ValueError("--table holds settings of snake-eyes-casino tables"))
+    from gamenight.games.snake_eyes_casino import table_settings
+
+    try:
+        return table_settings(table_file.read_text())
+    except (OSError, GamenightError) as e:
+        raise fail(e) from None
+
+
+TableFile = Annotated[
+    Path | None,
+    typer.Option("--table", help="casino: a JSON file of table settings", dir_okay=False),
+]
 
 
 @app.command("list")
@@ -71,14 +91,16 @@ def simulate(
     players: Annotated[int, typer.Option(min=1)] = 2,
     seed: Annotated[int, typer.Option(help="the same seed gives the same figures")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
+    table_file: TableFile = None,
 ) -> None:
     """Play many bot games and print wins by seat, game length and the game's own figures."""
     from gamenight.analysis.simulate import simulate as run
 
+    settings = {k: v for k, v in casino_settings(game, table_file).items() if k != "players"}
     try:
-        gamenight.new_game(game, players=players)
+        gamenight.new_game(game, players=players, **settings)
         if as_json:
-            sim = run(game, games, players, seed)
+            sim = run(game, games, players, seed, **settings)
         else:
             with Progress(
                 "[progress.description]{task.description}",
@@ -88,7 +110,9 @@ def simulate(
                 console=err_console,
             ) as bar:
                 task = bar.add_task(f"{game}, {players} players", total=games)
-                sim = run(game, games, players, seed, on_game=lambda _: bar.advance(task))
+                sim = run(
+                    game, games, players, seed, on_game=lambda _: bar.advance(task), **settings
+                )
     except GamenightError as e:
         raise fail(e) from None
     out = sim.to_json()
@@ -97,7 +121,7 @@ def simulate(
         # The casino's question: does each wager's observed edge match the exact one?
         from gamenight.analysis.casino_sim import edge_table, observed_edges
 
-        edges = observed_edges(games=games, players=players, seed=seed)
+        edges = observed_edges(games=games, players=players, seed=seed, **settings)
         out["house_edges"] = [r.to_json() for r in edges]
     if as_json:
         print(json.dumps(out))
@@ -131,27 +155,25 @@ def play(
     live: Annotated[
         bool, typer.Option("--live", help="casino: the dealer screen, entering physical dice")
     ] = False,
-    table_file: Annotated[
-        Path | None,
-        typer.Option("--table", help="casino: a JSON file of table settings", dir_okay=False),
-    ] = None,
+    table_file: TableFile = None,
+    strategy: Annotated[
+        str, typer.Option(help="casino: how the bots bet (see gamenight.bots.casino_bot)")
+    ] = "benchmark",
 ) -> None:
     """Play at the terminal: the first seats are humans taking turns, the rest bots."""
+    from gamenight.bots.casino_bot import STRATEGIES
     from gamenight.tui.app import GameApp
 
     if bots > players:
         raise fail(ValueError(f"--bots {bots} is more than --players {players}"))
-    options: dict[str, object] = {"players": players}
-    if live or table_file:
-        if game != "snake-eyes-casino":
-            raise fail(ValueError("--live and --table are settings of snake-eyes-casino"))
-        from gamenight.games.snake_eyes_casino import table_settings
-
-        try:
-            settings = table_settings(table_file.read_text()) if table_file else {}
-        except (OSError, GamenightError) as e:
-            raise fail(e) from None
-        options = {**settings, **options, "live": live or settings.get("live", False)}
+    if game != "snake-eyes-casino" and live:
+        raise fail(ValueError("--live is a setting of snake-eyes-casino tables"))
+    if strategy not in STRATEGIES:
+        raise fail(ValueError(f"--strategy {strategy!r}: choose one of {', '.join(STRATEGIES)}"))
+    settings = casino_settings(game, table_file)
+    options: dict[str, object] = {**settings, "players": players}
+    if live:
+        options["live"] = True
     try:
         g = gamenight.new_game(game, **options)
     except GamenightError as e:
@@ -165,8 +187,8 @@ def play(
     elif game == "snake-eyes-casino":
         from gamenight.tui.casino import CasinoApp
 
-        strategy = {s: "benchmark" for s in range(humans, players)}
-        CasinoApp(bots=strategy, seed=seed or 0, **g.options_dict()).run()
+        seated = {s: strategy for s in range(humans, players)}
+        CasinoApp(bots=seated, seed=seed or 0, **g.options_dict()).run()
     elif game == "gambler":
         from gamenight.tui.gambler import GamblerApp
 
