@@ -6,7 +6,6 @@ are decided again and again at one stake, so the observed house edge per wager c
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from gamenight.engine import State
@@ -29,14 +28,15 @@ _ACCEPT, _DECLINE, _ROLL, _GIVE_UP, _DONE = (
 
 
 class CasinoBot:
-    """Places each missing wager of its strategy, then accepts the dice, rolls or is done."""
+    """Places each missing wager of its strategy, then accepts the dice, rolls or is done.
+
+    It draws nothing, so ``seed`` (taken like every bot's) changes nothing."""
 
     def __init__(self, seed: int | None = None, strategy: str = "every_area") -> None:
         if strategy not in STRATEGIES:
             raise ValueError(
                 f"unknown strategy {strategy!r}: choose one of {', '.join(STRATEGIES)}"
             )
-        self.rng = random.Random(seed)
         self.strategy = strategy
         self.areas = STRATEGIES[strategy]
         self.wagers: dict[tuple[str, int], dict[str, Any]] = {}  # one read-only action each
