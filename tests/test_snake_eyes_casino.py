@@ -284,3 +284,13 @@ def test_a_seat_that_said_done_can_take_the_dice_and_shoot() -> None:
     assert s.actors() == [0, 1]  # a fresh betting round: seat 0, then the shooter
     s.apply({"type": "roll"}, 1)
     assert s.is_chance()
+
+
+def test_a_table_can_return_winning_multi_roll_wagers_with_their_win() -> None:
+    s = table(winners_stay_up=False)
+    s.apply({"type": "accept"}, 0)
+    s.apply({"type": "wager", "area": "num6", "amount": 10}, 0)
+    s.apply({"type": "wager", "area": "num8", "amount": 10}, 0)
+    roll(s, 2, 4)  # 6 pays 1:1 and comes down with its stake; the 8 stays up, undecided
+    assert s.ledger["seat0"] == 1000 - 20 + 10 + 10 and s.wagers_of(0) == {"num8": 10}
+    assert s.ledger["layout"] == 10

@@ -38,9 +38,9 @@ RESULTS_SHOWN = 20  # the game results display of rule 3.4(b)
 _DRAWS = tuple({"type": "dice", "faces": [a, b]} for a in range(1, 7) for b in range(1, 7))
 
 
-def _index(faces: tuple[int, int] | list[int]) -> int:
+def _index(a: int, b: int) -> int:
     """The roll's row in the settlement table: (a, b) -> (a - 1) * 6 + b - 1."""
-    return faces[0] * 6 + faces[1] - 7
+    return a * 6 + b - 7
 
 
 # A roll and everything it decided are logged as one event whose format is built from these
@@ -279,7 +279,7 @@ class CasinoState(State):
         held = self.bets[seat].get(area, 0)
         if self.phase != "betting" and self.phase != "offer":
             entered = self.entered
-            if entered is not None and held and self.game.codes[_index(entered)][area] == LOSE:
+            if entered is not None and held and self.game.codes[_index(*entered)][area] == LOSE:
                 raise IllegalAction(f"rule 4.8: the {area} wager has lost; it may not be touched")
             raise IllegalAction("rules 4.4 and 4.7: wagers change only before the dice are rolled")
         if kind == "remove":
@@ -399,7 +399,7 @@ class CasinoState(State):
             " hard" if a == b else "",
         ]
         if any(self.bets):
-            self._pay(a * 6 + b - 7, fmt, args)
+            self._pay(_index(a, b), fmt, args)
         self.log("".join(fmt), *args)
         self._after_roll(total)
 
@@ -498,7 +498,7 @@ class CasinoState(State):
         lit = []
         pending: dict[str, int] = {}
         if self.entered:
-            roll = _index(self.entered)
+            roll = _index(*self.entered)
             codes = self.game.codes[roll]
             lit = [w for w in WAGER_IDS if codes[w] > 0]
             for s, held in enumerate(self.bets):
