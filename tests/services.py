@@ -124,7 +124,11 @@ class Client:
 
     @classmethod
     async def open(
-        cls, server: ServerProcess, table_id: str, token: str | None, role: str = "player",
+        cls,
+        server: ServerProcess,
+        table_id: str,
+        token: str | None,
+        role: str = "player",
         origin: str | None = None,
     ) -> Client:
         headers = {"Origin": origin} if origin else None
@@ -231,8 +235,18 @@ def postgres_server() -> Iterator[Postgres | str]:
         )
         opts = f"-p {port} -k {root} -h 127.0.0.1 -F"
         subprocess.run(
-            [*run_as, str(PG_BIN / "pg_ctl"), "-D", str(data), "-o", opts, "-w", "-l",
-             str(root / "log"), "start"],
+            [
+                *run_as,
+                str(PG_BIN / "pg_ctl"),
+                "-D",
+                str(data),
+                "-o",
+                opts,
+                "-w",
+                "-l",
+                str(root / "log"),
+                "start",
+            ],
             check=True,
             capture_output=True,
         )

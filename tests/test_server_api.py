@@ -14,7 +14,12 @@ HUMANS2 = [{"kind": "human"}, {"kind": "human"}]
 def test_games_lists_every_game_with_options_and_bots(server: ServerProcess) -> None:
     games = {g["id"]: g for g in server.get("/api/games").json()}
     assert set(games) == {
-        "gambler", "shake", "slap-the-elephant", "snake-eyes", "snake-eyes-casino", "snap"
+        "gambler",
+        "shake",
+        "slap-the-elephant",
+        "snake-eyes",
+        "snake-eyes-casino",
+        "snap",
     }
     snake = {o["name"]: o for o in games["snake-eyes"]["options"]}
     assert snake["starting_chips"]["default"] == 50 and snake["starting_chips"]["minimum"] == 2
@@ -106,8 +111,7 @@ def test_bots_finish_a_game_and_a_rematch_keeps_seats_and_tokens(server: ServerP
     import time
 
     seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
-    made = server.table("shake", seats, options={"rounds": 1}, bot_pace="instant",
-                        turn_seconds=3)
+    made = server.table("shake", seats, options={"rounds": 1}, bot_pace="instant", turn_seconds=3)
     tid, host = made["table_id"], made["host_token"]
     a = server.join(tid, "Ann")
     assert server.post(f"/api/tables/{tid}/start", None, host).status_code == 200
@@ -115,8 +119,11 @@ def test_bots_finish_a_game_and_a_rematch_keeps_seats_and_tokens(server: ServerP
     while server.get(f"/api/tables/{tid}").json()["status"] != "finished":
         view = server.get(f"/api/tables/{tid}/view", a).json()
         if view["legal_actions"]:
-            server.post(f"/api/tables/{tid}/actions",
-                        {"move": view["move"], "action": view["legal_actions"][0]}, a)
+            server.post(
+                f"/api/tables/{tid}/actions",
+                {"move": view["move"], "action": view["legal_actions"][0]},
+                a,
+            )
         assert time.monotonic() < deadline
         time.sleep(0.02)
     record = server.get(f"/api/tables/{tid}/record", a).json()

@@ -95,8 +95,10 @@ async def run_kill_and_restart(start: Any, url: str | None) -> None:
     playing = [t for t in tables if t["tokens"]]
     await asyncio.gather(*(play(server, t, 15, i) for i, t in enumerate(playing)))
     before = {
-        t["id"]: {s: server.get(f"/api/tables/{t['id']}/view", tok).json()
-                  for s, tok in enumerate(t["tokens"])}
+        t["id"]: {
+            s: server.get(f"/api/tables/{t['id']}/view", tok).json()
+            for s, tok in enumerate(t["tokens"])
+        }
         for t in tables
     }
     waiting_before = server.get(f"/api/tables/{tables[-1]['id']}").json()

@@ -119,9 +119,7 @@ async def play_whole_game(
     live = bool(options.get("live"))
     dealer_token = server.join(tid, "Dealer", "dealer") if live else None
     seated = [(await Client.open(server, tid, t), i) for i, t in enumerate(tokens)]
-    watchers: list[tuple[Client, int | str | None]] = [
-        (await Client.open(server, tid, None), None)
-    ]
+    watchers: list[tuple[Client, int | str | None]] = [(await Client.open(server, tid, None), None)]
     dealer = None
     if dealer_token:
         dealer = await Client.open(server, tid, dealer_token)
@@ -141,20 +139,27 @@ async def play_whole_game(
         move = frame["move"]
         if dealer is not None and frame["dealer_due"]:
             faces = [rng.randint(1, 6), rng.randint(1, 6)]
-            kind = "dice" if dealer.latest and dealer.latest["view"]["phase"] == "rolling" else (
-                "settle"
+            kind = (
+                "dice"
+                if dealer.latest and dealer.latest["view"]["phase"] == "rolling"
+                else ("settle")
             )
             action = {"type": "dice", "faces": faces} if kind == "dice" else {"type": "settle"}
             reply = await dealer.act(action, move)
             assert reply["type"] == "state", reply
-        elif game in ("snap", "slap-the-elephant") and len(frame["actors"]) > 1 and (
-            rng.random() < 0.35
+        elif (
+            game in ("snap", "slap-the-elephant")
+            and len(frame["actors"]) > 1
+            and (rng.random() < 0.35)
         ):
             callers = rng.sample(frame["actors"][1:], min(2, len(frame["actors"]) - 1))
-            call = rng.choice([a for a in seated[callers[0]][0].latest["legal_actions"]
-                               if a["type"] != "flip"])
-            sent = [seated[s][0].reply({"type": "action", "move": move, "action": call,
-                                         "ref": f"c{s}"}) for s in callers]
+            call = rng.choice(
+                [a for a in seated[callers[0]][0].latest["legal_actions"] if a["type"] != "flip"]
+            )
+            sent = [
+                seated[s][0].reply({"type": "action", "move": move, "action": call, "ref": f"c{s}"})
+                for s in callers
+            ]
             replies = await asyncio.gather(*sent)
             kinds = sorted(r.get("code", r["type"]) for r in replies)
             assert kinds in (["state"], ["state", "too_late"]), kinds
@@ -196,5 +201,7 @@ async def test_every_frame_of_a_whole_game_is_the_seats_view(
     assert states[-1].is_terminal()
     total = 0
     for client, seat in everyone:
-        total += check_frames(client, seat, states, head["seed"], game in ("snap", "slap-the-elephant"))
+        total += check_frames(
+            client, seat, states, head["seed"], game in ("snap", "slap-the-elephant")
+        )
     assert total > 20 * len(everyone)
