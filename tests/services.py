@@ -191,13 +191,14 @@ class Postgres:
     """A server URL; ``database()`` makes a fresh empty database on it."""
 
     def __init__(self, url: str) -> None:
-        self.url = url
+        scheme, sep, rest = url.partition("://")
+        self.url = "postgresql://" + rest if scheme.startswith("postgres") else url
 
     def database(self) -> str:
         import asyncpg  # type: ignore[import-untyped]
 
         name = "gn_" + uuid.uuid4().hex[:12]
-        base = self.url.replace("postgresql+asyncpg://", "postgresql://")
+        base = self.url
 
         async def create() -> None:
             conn = await asyncpg.connect(base)
