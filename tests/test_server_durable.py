@@ -144,3 +144,18 @@ async def test_kill_9_on_postgresql_loses_no_accepted_move(
     start_server: Any, pg_database: str
 ) -> None:
     await run_kill_and_restart(start_server, pg_database)
+
+
+async def test_sigterm_finishes_in_flight_moves_and_exits_cleanly(start_server: Any) -> None:
+    server = start_server(None)
+    tables = await seat_up(server)
+    playing = [t for t in tables if t["tokens"]]
+    tasks = [asyncio.create_task(play(server, t, 400, 20 + i)) for i, t in enumerate(playing)]
+    await asyncio.sleep(1.5)
+    # uvicorn re-raises SIGTERM once it has shut down, so the status is the signal's
+    assert await asyncio.to_thread(server.stop) in (0, -15)
+    await asyncio.gather(*tasks, return_exceptions=True)
+    log = server.log.read_text()
+    assert "stopped cleanly: 0 moves were in flight" in log and "Traceback" not in log
+    server = start_server(None)
+    await check_nothing_lost(server, tables)

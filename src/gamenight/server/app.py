@@ -181,6 +181,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await conn.ws.close(code=1001, reason="server shutting down")
         await service.fanout.close()
         await storage.close()
+        log.info("stopped cleanly: %d moves were in flight, all settled", service.in_flight)
 
     app = FastAPI(
         title="gamenight",

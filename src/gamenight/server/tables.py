@@ -399,6 +399,7 @@ class TableService:
             table.host_hash = rematch_of.host_hash
             for new, old in zip(table.all_seats(), rematch_of.all_seats(), strict=True):
                 new[1].name, new[1].token_hash = old[1].name, old[1].token_hash
+        table.last_active = self.clock()
         self._make_bots(table)
         await self.storage.create_table(self._row(table))
         self.tables[table.id] = table
