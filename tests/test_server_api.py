@@ -140,3 +140,61 @@ def test_bots_finish_a_game_and_a_rematch_keeps_seats_and_tokens(server: ServerP
     assert summary["rematch_of"] == tid and summary["seats"][0]["name"] == "Ann"
     assert server.post(f"/api/tables/{new}/start", None, a).status_code == 200
     assert server.get(f"/api/tables/{new}/view", a).json()["seat"] == 0
+
+
+async def test_bots_with_levels_play_snap_and_strategies_bet_the_casino(
+    server: ServerProcess,
+) -> None:
+    import asyncio
+
+    from gamenight.bots.casino_bot import STRATEGIES
+    from services import Client
+
+    snap = server.table(
+        "snap",
+        [{"kind": "bot", "level": "expert"}, {"kind": "bot", "level": "easy"}],
+        options={"max_flips": 80},
+        bot_pace="instant",
+    )
+    casino = server.table(
+        "snake-eyes-casino",
+        [{"kind": "bot", "strategy": "hardways"}, {"kind": "bot", "strategy": "field"}],
+        options={"max_rolls": 5},
+        bot_pace="instant",
+    )
+    watchers = []
+    for made in (snap, casino):
+        watchers.append(await Client.open(server, made["table_id"], None))
+        assert (
+            server.post(
+                f"/api/tables/{made['table_id']}/start", None, made["host_token"]
+            ).status_code
+            == 200
+        )
+    for w in watchers:
+        await w.expect("finished", timeout=60)
+    snap_states = [f for f in watchers[0].frames if f["type"] == "state"]
+    assert any(f["race"] for f in snap_states), "the bots never called"
+    record = server.get(f"/api/tables/{casino['table_id']}/record").json()
+    for seat, strategy in ((0, "hardways"), (1, "field")):
+        areas = {
+            m["action"]["area"]
+            for m in record["moves"]
+            if m["seat"] == seat and m["action"]["type"] == "wager"
+        }
+        assert areas and areas <= set(STRATEGIES[strategy])
+    # at a human pace bots take their time but play on
+    paced = server.table("shake", [{"kind": "bot"}, {"kind": "bot"}], options={"rounds": 1})
+    assert (
+        server.post(f"/api/tables/{paced['table_id']}/start", None, paced["host_token"]).status_code
+        == 200
+    )
+    start = server.get(f"/api/tables/{paced['table_id']}").json()["move"]
+    for _ in range(100):
+        await asyncio.sleep(0.1)
+        if server.get(f"/api/tables/{paced['table_id']}").json()["move"] > start:
+            break
+    else:
+        raise AssertionError("human-pace bots never moved")
+    for w in watchers:
+        await w.close()

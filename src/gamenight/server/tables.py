@@ -699,8 +699,12 @@ class TableService:
                 task.cancel()
                 del table.tasks[key]
         actors = st.actors()
-        for seat, bot in table.bots.items():
-            if seat not in actors or seat in table.tasks:
+        # turn-based games: bots act in the order the rules list the actors (as the simulator
+        # does), so a casino shooter waits for the other seats; Snap and Slap race for real
+        ready = actors if table.realtime else actors[:1]
+        for seat in ready:
+            bot = table.bots.get(seat)
+            if bot is None or seat in table.tasks:
                 continue
             planned = self._bot_plan(table, seat, bot)
             if planned is not None:
