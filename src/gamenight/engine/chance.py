@@ -106,21 +106,19 @@ class ChanceStream:
     def __init__(self, key: int, width: int = 1) -> None:
         self.key = key
         self.width = width
-        self.base = 0
-        self.block: list[list[float]] = []
+        self.base = 0  # the first draw in ``block``
+        self.block: list[float] = []  # ``width`` doubles for each of _BLOCK draws, flat
         self.random: Callable[[], float] = _exhausted
 
     def at(self, index: int) -> ChanceStream:
         """Point ``random`` at the doubles of draw ``index``; returns self."""
-        j = index - self.base
+        w = self.width
+        o = (index - self.base) * w
         block = self.block
-        if not 0 <= j < len(block):
-            w = self.width
-            self.block = block = (
-                _doubles(self.key, 0, index * w, _BLOCK * w).reshape(_BLOCK, w).tolist()
-            )
-            self.base, j = index, 0
-        self.random = iter(block[j]).__next__
+        if not 0 <= o < len(block):
+            self.block = block = _doubles(self.key, 0, index * w, _BLOCK * w).tolist()
+            self.base, o = index, 0
+        self.random = iter(block[o : o + w]).__next__
         return self
 
     def overflow(self, index: int) -> ChanceStream:
