@@ -215,7 +215,7 @@ def _compile_check(kind: str, fields: tuple[Field3, ...]) -> Callable[[Action], 
     lines.append("    return out if len(a) == n else None")
     namespace: dict[str, Any] = {"MISSING": _MISSING}
     exec("\n".join(lines), namespace)  # source built above from the game's own schema
-    return namespace["check"]  # type: ignore[no-any-return]
+    return namespace["check"]
 
 
 def _compile_copy(kind: str, fields: tuple[Field3, ...]) -> Callable[[Action], Action]:
@@ -226,7 +226,7 @@ def _compile_copy(kind: str, fields: tuple[Field3, ...]) -> Callable[[Action], A
     ]
     namespace: dict[str, Any] = {}
     exec("def copy(a): return {" + ", ".join(items) + "}", namespace)
-    return namespace["copy"]  # type: ignore[no-any-return]
+    return namespace["copy"]
 
 
 _MISSING = object()
