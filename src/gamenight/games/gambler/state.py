@@ -35,7 +35,9 @@ DIE = [({"type": "die", "face": f}, Fraction(1, 6)) for f in range(1, 7)]
 
 class GamblerOptions(Options):
     players: int = Field(default=4, description="2 to 4 players")
-    first_player: int | None = Field(default=None, description="none: throw for high roll")
+    first_player: int | None = Field(
+        default=None, ge=0, le=3, description="none: throw for high roll"
+    )
     auto_claim_start: bool = Field(default=False, description="claim the $100 at Start at once")
     max_turns: int = Field(default=400, ge=10, le=100_000, description="safety limit of turns")
     # Custom game data travels inside the options (and so inside records), never as a path:
