@@ -31,7 +31,7 @@ RECORD_FORMAT = 1  # the "format" of records and public records this engine writ
 
 # Public methods a game never overrides: they guard its hooks (a game that writes
 # ``legal_actions`` or ``view`` itself has them moved under the guard as hooks).
-_GUARDED = ("apply", "sample_chance", "chance_outcomes", "record", "public_record", "parse_action")
+_GUARDED = ("apply", "sample_chance", "chance_outcomes", "public_record", "parse_action")
 _ADOPTED = {"legal_actions": "_legal_actions", "view": "_view"}
 
 
@@ -246,7 +246,7 @@ class State(ABC):
         Replaying it rebuilds this state exactly, and the rebuilt state draws next what this
         one would. It holds everything hidden (deals, shuffles): it stays with the table."""
         chance, player = self._chance_types.copy, self._player_types.copy
-        return {
+        rec: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "game": self.game.id,
             "options": self.game.options_dict(),
@@ -256,6 +256,9 @@ class State(ABC):
                 for s, a in zip(self.moves.seats, self.moves.actions, strict=True)
             ],
         }
+        if getattr(self, "truncated", False) is True:  # a game stopped by a safety cap
+            rec["truncated"] = True
+        return rec
 
     def public_record(self, seat: int | None = None) -> dict[str, Any]:
         """What ``seat`` may see of the record (None: a spectator): no seed, and every chance
