@@ -264,7 +264,8 @@ class State(ABC):
         """What ``seat`` may see of the record (None: a spectator): no seed, and every chance
         move stripped of what that seat has not seen (deals, shuffles, others' hidden cards).
 
-        For display and for players' own archives; it cannot be replayed."""
+        For display and for players' own archives; it cannot be replayed. Both record formats
+        are described in docs/records.md."""
         viewer = None if seat is None else self._seat(seat)
         public = self._public_action
         return {
