@@ -207,16 +207,18 @@ class State(ABC):
         """Apply ``action`` for ``seat`` (None: chance), or raise and change nothing."""
         if seat is None:
             action = self._chance_types.parse(action)
-            if self.is_terminal():
-                raise IllegalAction("the game is over")
-            if not self.is_chance():
-                raise NotYourTurn("a chance move (seat None) was given, but a player is to act")
         else:
             if type(seat) is not int or not 0 <= seat < self.players:
                 self._seat(seat)
             action = self._player_types.parse(action)
-            if self.is_terminal():
-                raise IllegalAction("the game is over")
+        self._apply_parsed(action, seat)
+
+    def _apply_parsed(self, action: Action, seat: int | None) -> None:
+        """Apply an action whose seat and shape are checked (``apply``, ``replay``)."""
+        if self.is_terminal():
+            raise IllegalAction("the game is over")
+        if seat is None and not self.is_chance():
+            raise NotYourTurn("a chance move (seat None) was given, but a player is to act")
         self._check(action, seat)
         self._do(action, seat)
         if seat is None:
