@@ -27,7 +27,7 @@ HUMAN, BOT = "human", "bot"
 
 DIALOG_CSS = """
 ConfirmQuit, HelpScreen, SaveScreen { align: center middle; }
-#dialog { width: 60; max-width: 100%; height: auto; max-height: 100%; padding: 0 1;
+#dialog { width: 76; max-width: 100%; height: auto; max-height: 100%; padding: 0 1;
           border: thick $accent; background: $surface; }
 #help-body { height: auto; max-height: 18; }
 #buttons { height: auto; margin-top: 1; }
