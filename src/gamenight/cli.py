@@ -72,7 +72,7 @@ def list_games() -> None:
 
     for gid, (title, what) in GAMES.items():
         console.print(f"[bold]{gid:18}[/] {escape(title):26} [dim]{escape(what)}[/]")
-    console.print("\n[dim]play one:[/] gamenight play snake-eyes   [dim]keys at the table:[/] ? help")
+    console.print("\n[dim]play one:[/] gamenight play snake-eyes   [dim]at the table:[/] ? help")
 
 
 @app.command()

@@ -37,10 +37,10 @@ class GameApp(TableApp):
         + """
     #status { height: 2; padding: 0 1; background: $boost; }
     #main { height: 1fr; }
-    #table { width: 3fr; min-width: 52; height: 100%; padding: 0 1; border: round $primary;
+    #table { width: 1fr; height: 100%; padding: 0 1; border: round $primary;
              overflow-y: auto; }
-    #log { width: 2fr; border: round $secondary; }
-    #keys { height: auto; max-height: 5; padding: 0 1; border: round $accent; }
+    #log { width: 26; border: round $secondary; }
+    #keys { height: auto; max-height: 4; padding: 0 1; background: $boost; }
     """
     )
     BINDINGS = [*TableApp.BINDINGS, Binding("space", "throw", "throw", show=False)]
@@ -76,8 +76,10 @@ class GameApp(TableApp):
         for s, kind in enumerate(self.seats):
             if kind == BOT and s not in self.bots:
                 self.bots[s] = make_bot(game.id, seed=None if seed is None else seed + s)
+        lone = self.seats.count(HUMAN) == 1
         self.names = [
-            f"{chr(65 + s)}{'' if k == HUMAN else ' (bot)'}" for s, k in enumerate(self.seats)
+            f"{chr(65 + s)}{(' you' if lone else '') if k == HUMAN else ' bot'}"
+            for s, k in enumerate(self.seats)
         ]
         humans = [s for s, k in enumerate(self.seats) if k == HUMAN]
         # One human sees only their own view; hot-seat humans share the screen, so the whole table.
@@ -101,7 +103,6 @@ class GameApp(TableApp):
         super().on_mount()
         self.query_one("#log", RichLog).border_title = "events"
         self.query_one("#table", Static).border_title = self.game.title
-        self.query_one("#keys", Static).border_title = "your keys"
         self.advance()
 
     # --- the game loop --------------------------------------------------------------------------
@@ -123,7 +124,7 @@ class GameApp(TableApp):
                 self.set_keys("space  throw the dice")
             else:
                 who = f"{self.names[holder]} throws" if holder is not None else "the dice roll"
-                self.set_status(f"{who} …")
+                self.set_status(f"{who} …", self.why)
                 self.set_keys("")
                 self.schedule(self.draw_chance)
             return

@@ -103,12 +103,28 @@ class SaveScreen(ModalScreen[str | None]):
 
 
 def seats_text(kinds: Sequence[str]) -> str:
-    """'A you, B bot' for one human; hot-seat humans are named by seat only."""
+    """Who sits where, short enough for a title: 'A you · B-D bots', 'A B humans · C bot'."""
+    groups: list[tuple[str, list[int]]] = []
+    for s, k in enumerate(kinds):
+        if groups and groups[-1][0] == k:
+            groups[-1][1].append(s)
+        else:
+            groups.append((k, [s]))
     lone = kinds.count(HUMAN) == 1
-    return ", ".join(
-        f"{chr(65 + s)} {('you' if lone else 'human') if k == HUMAN else 'bot'}"
-        for s, k in enumerate(kinds)
-    )
+    parts = []
+    for kind, seats in groups:
+        letters = [chr(65 + s) for s in seats]
+        who = (
+            letters[0]
+            if len(seats) == 1
+            else (f"{letters[0]}-{letters[-1]}" if len(seats) > 2 else " ".join(letters))
+        )
+        if kind == HUMAN:
+            word = "you" if lone else ("human" if len(seats) == 1 else "humans")
+        else:
+            word = "bot" if len(seats) == 1 else "bots"
+        parts.append(f"{who} {word}")
+    return " · ".join(parts)
 
 
 class TableApp(App[None]):

@@ -281,7 +281,7 @@ class CasinoApp(TableApp):
             self.play({"type": "wager", "area": area, "amount": self.chip}, seat)
         elif not held:
             self.say(f"you have no chips on {WAGERS[area].name}")
-        elif held - self.chip < self.state.game.options.table_min:  # type: ignore[attr-defined]
+        elif held - self.chip < self.state.game.options.table_min:
             self.play({"type": "remove", "area": area}, seat)
         else:
             self.play({"type": "reduce", "area": area, "amount": self.chip}, seat)
@@ -384,7 +384,7 @@ class CasinoApp(TableApp):
             mark = "▶" if seat == v["shooter"] or seat == v["offered_to"] else " "
             t.append(f"{mark}{self.names[seat]:<6}{bank:>6}", style="bold" if mark != " " else "")
             t.append(f" +{on}\n" if on else "\n", style="yellow")
-        t.append(f"rolls {v['rolls']}/{s.game.options.max_rolls}", style="dim")  # type: ignore[attr-defined]
+        t.append(f"rolls {v['rolls']}/{s.game.options.max_rolls}", style="dim")
         if v["pending_wins"]:
             t.append(f"\nto pay: {v['pending_wins']}", style="green")
         return t

@@ -38,10 +38,11 @@ the bank, repaid with $220). The first player with $1,000 and no IOU wins; an IO
 runs out of cash is out.""",
     "snake-eyes-casino": """\
 You bet against the house on the total of two dice. The dice are offered round the table;
-whoever accepts them is the shooter. Place chips on areas of the layout (each area lists what it pays and the house's edge: the
-share of each wager the house keeps in the long run). Hardways win when the number is thrown
-as a pair (3+3 for hard 6) and lose on any 7 or an easy way. 5, 6 and 8 win on their number
-and lose on 7. One-roll areas (Field, Any 7, C&E, Craps, 11) are decided by the next throw.
+whoever accepts them is the shooter. Place chips on areas of the layout: each area lists
+what it pays and the house's edge, the share of each wager the house keeps in the long run.
+Hardways win when the number is thrown as a pair (3+3 for hard 6) and lose on any 7 or an
+easy way. 5, 6 and 8 win on their number and lose on 7. One-roll areas (Field, Any 7,
+C&E, Craps, 11) are decided by the next throw.
 When everyone is done betting the shooter rolls; winning wagers are paid at the shown odds,
 losing ones are taken. A 7 ends the shooter's turn.""",
 }
