@@ -164,6 +164,9 @@ class SnapApp(TableApp):
 
     def action_auto(self) -> None:
         self.table.auto_flip_humans = not self.table.auto_flip_humans
+        st = self.state
+        if self.table.auto_flip_humans and not st.is_chance() and st.turn == YOU:
+            self.action_flip()  # the table schedules the next flips once this one is down
         self.redraw()
 
     # --- drawing ----------------------------------------------------------------------------
