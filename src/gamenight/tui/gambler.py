@@ -46,7 +46,7 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "h": ("sweepstakes", "hold a Sweepstakes instead"),
     "c": ("claim_start", "claim the $100 from Start"),
     "e": ("end_turn", "end the turn"),
-    "i": ("take_iou", "take an IOU: $200 now, $220 to repay"),
+    "i": ("take_iou", "IOU: $200 now, $220 to repay"),
     "p": ("repay_iou", "repay the IOU ($220)"),
 }
 KIND_MARK = {"collect": ("+", "green"), "pay": ("-", "red")}
@@ -93,7 +93,8 @@ def players_picture(view: dict[str, Any], names: list[str]) -> Group:
     lines: list[RenderableType] = []
     for s, p in enumerate(view["players"]):
         turn = "▶" if s == view["current"] and view["winner"] is None else " "
-        head = Text(f"{turn}") + piece(s) + Text(f" {names[s]:<5} {money(p['cash']):>7}")
+        label = names[s].removeprefix(chr(65 + s)).strip()
+        head = Text(f"{turn}") + piece(s) + Text(f" {label:<4} {money(p['cash']):>7}")
         if p["out"]:
             head.append("  out", style="dim")
         elif p["iou"]:
@@ -147,8 +148,8 @@ class GamblerApp(TableApp):
     #side { width: 1fr; }
     #players { height: auto; padding: 0 1; border: round $secondary; }
     #shaker { height: 1fr; padding: 0 1; }
-    #keys { height: auto; max-height: 4; padding: 0 1; border: round $accent; }
-    #log { height: 5; }
+    #keys { height: 2; padding: 0 1; background: $boost; }
+    #log { height: 4; }
     """
     )
     BINDINGS = [
@@ -208,7 +209,6 @@ class GamblerApp(TableApp):
     def on_mount(self) -> None:
         super().on_mount()
         self.query_one("#board", Static).border_title = "board"
-        self.query_one("#keys", Static).border_title = "your keys"
         self.advance()
 
     @property
