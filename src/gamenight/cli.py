@@ -6,6 +6,7 @@ that need them, so ``gamenight --help`` and ``gamenight list`` start at once.
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 from typing import Annotated, Any
@@ -13,14 +14,31 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-from rich.table import Table
 
 import gamenight
 from gamenight.engine import GamenightError
 
+
+def _lazy(module: str, name: str) -> Any:
+    """A stand-in for ``module.name`` that imports it on first call: tables and progress bars
+    cost more to import than the whole of ``gamenight --help``."""
+
+    def make(*args: Any, **kwargs: Any) -> Any:
+        return getattr(importlib.import_module(module), name)(*args, **kwargs)
+
+    return make
+
+
+Progress = _lazy("rich.progress", "Progress")
+BarColumn = _lazy("rich.progress", "BarColumn")
+MofNCompleteColumn = _lazy("rich.progress", "MofNCompleteColumn")
+TimeRemainingColumn = _lazy("rich.progress", "TimeRemainingColumn")
+Table = _lazy("rich.table", "Table")
+
 app = typer.Typer(
-    help="Play, simulate and analyse classic dice and card games.", no_args_is_help=True
+    help="Play, simulate and analyse classic dice and card games.",
+    no_args_is_help=True,
+    rich_markup_mode=None,  # plain help: Typer's Rich help would import a Markdown parser
 )
 console = Console()
 err_console = Console(stderr=True)
@@ -28,7 +46,7 @@ err_console = Console(stderr=True)
 
 def fail(e: Exception | str) -> typer.Exit:
     """Print an error (its text escaped: a ``[`` in a name or path stays itself) and exit 2."""
-    err_console.print(f"[bold red]error:[/] {escape(str(e))}")
+    err_console.print(f"[bold red]error:[/] {escape(str(e))}", soft_wrap=True)
     return typer.Exit(code=2)
 
 
