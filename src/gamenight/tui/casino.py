@@ -200,7 +200,7 @@ class CasinoApp(TableApp):
 
     def row(self, area: str) -> list[Any]:
         lit = area in self.state.view()["lit"]
-        name = Text(WAGERS[area].name[:14], style="reverse bold" if lit else "")
+        name = Text(WAGERS[area].name.split(" (")[0][:14], style="reverse bold" if lit else "")
         pays = pays_text(area, self.state.pays[area])
         if len(pays) > 6:
             pays = "see ↓"

@@ -67,16 +67,15 @@ def board_picture(view: dict[str, Any]) -> RichTable:
     grid = RichTable.grid(padding=(0, 1))
     for _ in range(2):
         grid.add_column(justify="right", style="dim")
-        grid.add_column(no_wrap=True)
-        grid.add_column(no_wrap=True, min_width=4)
+        grid.add_column(no_wrap=True, width=17)
+        grid.add_column(no_wrap=True, width=4)
     cells: list[list[RenderableType]] = []
     for i, sp in enumerate(spaces):
-        name = Text(sp["name"][:15].ljust(15))
+        full = sp["name"] if len(sp["name"]) <= 11 else sp["name"][:10] + "…"
+        name = Text(f"{full:<11} ")
         mark = KIND_MARK.get(sp["kind"])
         if mark and sp["amount"]:
-            name = Text(f"{sp['name'][:9]:<9}", style="") + Text(
-                f"{mark[0]}${sp['amount']:<4}", style=mark[1]
-            )
+            name.append(f"{mark[0]}${sp['amount']}", style=mark[1])
         here = Text()
         for s, p in enumerate(view["players"]):
             if p["position"] == i and not p["out"]:
@@ -102,8 +101,8 @@ def players_picture(view: dict[str, Any], names: list[str]) -> Group:
         if view["winner"] == s:
             head.append("  ★ wins", style="bold green")
         lines.append(head)
-        tickets = "  ".join(f"{DICE[a]}{DICE[b]}" for a, b in p["tickets"])
-        lines.append(Text(f"   tickets: {tickets or 'none'}", style="cyan" if tickets else "dim"))
+        tickets = " ".join(f"{DICE[a]}{DICE[b]}" for a, b in p["tickets"])
+        lines.append(Text(f"  tickets {tickets or 'none'}", style="cyan" if tickets else "dim"))
     lines.append(Text(f"bank {money(view['bank'])}", style="dim"))
     return Group(*lines)
 
@@ -144,7 +143,7 @@ class GamblerApp(TableApp):
         TableApp.CSS
         + """
     #top { height: 1fr; }
-    #board { width: 56; padding: 0 1; border: round $primary; overflow-y: auto; }
+    #board { width: 57; padding: 0 1; border: round $primary; overflow-y: auto; }
     #side { width: 1fr; }
     #players { height: auto; padding: 0 1; border: round $secondary; }
     #shaker { height: 1fr; padding: 0 1; }

@@ -62,7 +62,7 @@ class SnapApp(TableApp):
         Binding("f", "flip", "flip"),
         Binding("space", "call", "call"),
         Binding("d", "call('snap_fingers')", "snap fingers", show=False),
-        Binding("l", "level", "bot level"),
+        Binding("l", "level", "bot level", show=False),
         Binding("a", "auto", "auto flip"),
     ]
 
