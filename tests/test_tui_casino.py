@@ -103,9 +103,7 @@ async def test_refusals_are_messages_in_the_log_and_change_nothing() -> None:
 
 
 async def test_hot_seat_human_wagers_and_dealer_enters_live_dice() -> None:
-    game = gamenight.new_game(
-        "snake-eyes-casino", players=2, live=True, payouts={"hard6": "8:1"}
-    )
+    game = gamenight.new_game("snake-eyes-casino", players=2, live=True, payouts={"hard6": "8:1"})
     app = CasinoApp(game=game, seats=["human", "human"], seed=0, bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:
         s = app.state

@@ -113,8 +113,10 @@ def replay(
     if as_json:
         print(json.dumps({**summary, "view": state.view()}))
         return
-    console.print(f"[bold]{escape(summary['title'])}[/] ({escape(summary['game'])}), "
-                  f"{summary['players']} players, seed {summary['seed']}")
+    console.print(
+        f"[bold]{escape(summary['title'])}[/] ({escape(summary['game'])}), "
+        f"{summary['players']} players, seed {summary['seed']}"
+    )
     for line in state.events()[-events:] if events else []:
         console.print(f"  [dim]{escape(line)}[/]")
     standings = Table(title="standings", title_justify="left")

@@ -46,7 +46,7 @@ class GameApp(TableApp):
     BINDINGS = [*TableApp.BINDINGS, Binding("space", "throw", "throw", show=False)]
     TABLE_KEYS = (
         ("space", "throw the dice when they are yours"),
-        ("1-9, a-z", "the choices listed under \"your keys\" (never q or s)"),
+        ("1-9, a-z", 'the choices listed under "your keys" (never q or s)'),
     )
 
     def __init__(
