@@ -74,7 +74,8 @@ class HelpScreen(ModalScreen[None]):
             yield Label(Text(f"{self.heading}: keys and rules", style="bold"))
             with VerticalScroll(id="help-body"):
                 yield Static(grid)
-                yield Static(Text("\n" + self.rules, style="italic"))
+                flowing = " ".join(self.rules.split())  # the dialog wraps it to its own width
+                yield Static(Text("\n" + flowing, style="italic"))
             yield Label(Text("escape or ? closes this help", style="dim"))
 
     def action_close(self) -> None:

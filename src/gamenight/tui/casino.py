@@ -98,7 +98,7 @@ class CasinoApp(TableApp):
     #about { height: 2; padding: 0 1; color: $text-muted; }
     #keys { height: 1fr; margin-top: 1; }
     #log { height: 1fr; min-height: 2; }
-    #command { display: none; }
+    #command { display: none; border: none; height: 1; padding: 0 1; }
     .live #command { display: block; }
     """
     )
@@ -123,6 +123,7 @@ class CasinoApp(TableApp):
         ("d", "done betting: let the shooter roll"),
         ("r", "roll (the shooter, with a wager on the layout)"),
         ("g", "give up the dice"),
+        ("tab", "live table: to and from the dealer's line (dice A B, amend A B, void, settle)"),
     )
 
     def __init__(
@@ -152,7 +153,8 @@ class CasinoApp(TableApp):
         strategies = {s: (bots or {}).get(s, strategy) for s in range(n) if seats[s] == BOT}
         self.bots = {s: CasinoBot(seed=s, strategy=k) for s, k in strategies.items()}
         self.live = bool(game.options.live)  # type: ignore[attr-defined]
-        self.game_id, self.game_title = game.id, game.title + (" · dealer" if self.live else "")
+        self.game_id = game.id
+        self.game_title = "Snake Eyes casino" + (" · dealer" if self.live else "")
         self.seed, self.bot_delay = seed, bot_delay
         self.save_path = Path(save_path or f"gamenight-casino-seed{seed}.json")
         self.odds = {o.wager: float(o.house_edge) for o in table_odds(state.pays)}
@@ -297,6 +299,14 @@ class CasinoApp(TableApp):
         self.refresh_table()
 
     def action_say(self, kind: str) -> None:
+        s = self.state
+        # hot-seat: the shooter's and the offered player's own keys act for them
+        owner = s.shooter if kind in ("roll", "give_up") else None
+        if kind in ("accept", "decline") and s.phase == "offer":
+            owner = s.actors()[0]
+        if owner is not None and owner not in self.bots and not self.paused and self.seat is None:
+            self.play({"type": kind}, owner)
+            return
         seat = self.human_seat()
         if seat is not None:
             self.play({"type": kind}, seat)
@@ -312,6 +322,7 @@ class CasinoApp(TableApp):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.input.value = ""
         self.run_command(event.value)
+        self.query_one("#layout", DataTable).focus()  # keys bet again; tab comes back here
 
     def run_command(self, text: str) -> None:
         """Apply a typed command for the dealer or the seat at hand; errors go to the log."""
@@ -396,7 +407,7 @@ class CasinoApp(TableApp):
         seat = self.acting
         if s.is_chance():
             if self.live:
-                return Text("dealer: type the dice\nbelow, then settle", style="bold")
+                return Text("dealer: tab, then type\ndice A B, then settle", style="bold")
             return Text("the dice are rolling …", style="dim")
         if seat is None:
             return Text(f"{self.names[s.actors()[0]]} is playing …\n? help", style="dim")
