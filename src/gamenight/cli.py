@@ -228,11 +228,10 @@ def play(
     """Play at the terminal: the first seats are humans taking turns, the rest bots."""
     import secrets
 
-    from gamenight.catalogue import GAMES
-
-    if game not in GAMES:
-        known = ", ".join(GAMES)
-        raise fail(f"unknown game {game!r}; known games: {known}")
+    try:
+        gamenight.engine.game_class(game)  # an unknown game is named before any option
+    except GamenightError as e:
+        raise fail(e) from None
     if bots is None:  # you against bots; a live table's seats are the people at it
         bots = 0 if live else players - 1
     if bots > players:
