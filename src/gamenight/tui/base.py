@@ -43,7 +43,7 @@ class ConfirmQuit(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Label("The game is not over. Quit anyway?  (y / n)")
-            yield Label("Press s first to save it, if you want to come back to it.")
+            yield Label("To keep it, answer n and press s to save the record first.")
             with Horizontal(id="buttons"):
                 yield Button("Quit (y)", variant="error", id="yes")
                 yield Button("Keep playing (n)", variant="primary", id="no")
