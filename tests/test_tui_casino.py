@@ -78,7 +78,10 @@ async def test_keys_place_wagers_on_the_chosen_area_and_roll() -> None:
 async def test_mouse_click_on_the_chosen_row_bets_a_chip() -> None:
     app = CasinoApp(players=1, seed=1, bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("a")
+        await pilot.pause()
+        await pilot.click("#keys", offset=(1, 3))  # the words "a accept dice" are clickable
+        await pilot.pause()
+        assert app.state.shooter == 0
         row = 1 + WAGER_IDS.index("field")  # the header is row 0
         await pilot.click("#layout", offset=(3, row))  # choose Field
         await pilot.pause()
@@ -87,6 +90,9 @@ async def test_mouse_click_on_the_chosen_row_bets_a_chip() -> None:
         await pilot.click("#layout", offset=(3, row))  # click again: a chip
         await pilot.pause()
         assert app.state.wagers_of(0) == {"field": 5}
+        await pilot.click("#keys", offset=(1, 1))  # "+ bet 5" in the key panel
+        await pilot.pause()
+        assert app.state.wagers_of(0) == {"field": 10}
 
 
 async def test_refusals_are_messages_in_the_log_and_change_nothing() -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Group
+from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -419,11 +420,21 @@ class CasinoApp(TableApp):
             t.append("dice offered\n", style="bold yellow")
         else:
             t.append("bet\n")
-        t.append(f"+ bet {self.chip}  - back  x down\nc chip size\n")
+        for key, action, word in (
+            ("+", "chip(1)", f"bet {self.chip}"),
+            ("-", "chip(-1)", "back"),
+            ("x", "take_down", "down\n"),
+            ("c", "chip_size", "chip size\n"),
+        ):
+            t.append(key, style=Style(bold=True, color="cyan", meta={"@click": f"app.{action}"}))
+            t.append(f" {word}" + ("  " if not word.endswith("\n") else ""),
+                     style=Style(meta={"@click": f"app.{action}"}))  # fmt: skip
         for key, kind, word in (("a", "accept", "accept dice"), ("n", "decline", "pass dice"),
                                 ("r", "roll", "roll"), ("d", "done", "done betting"),
                                 ("g", "give_up", "give up dice")):  # fmt: skip
             if kind in legal:
-                t.append(key, style="bold cyan")
-                t.append(f" {word}  ")
+                click = Style(meta={"@click": f"app.say('{kind}')"})  # the mouse works too
+                t.append(key, style=Style(bold=True, color="cyan") + click)
+                t.append(f" {word}", style=click)
+                t.append("  ")
         return t
