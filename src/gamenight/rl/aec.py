@@ -29,7 +29,7 @@ OPTIONAL = frozenset(
 )
 
 
-class GamenightEnv(AECEnv):  # type: ignore[misc]
+class GamenightEnv(AECEnv):
     """One table of ``game_id``; the options are the game's own (``players=3`` ...)."""
 
     metadata = {"render_modes": ["ansi"], "name": "gamenight_v0", "is_parallelizable": True}
@@ -105,7 +105,8 @@ class GamenightEnv(AECEnv):  # type: ignore[misc]
         view = self.table.view()
         if view["contenders"]:
             return int(view["contenders"][len(view["start_totals"])])
-        return view["thrower"]  # type: ignore[no-any-return]
+        thrower: int | None = view["thrower"]
+        return thrower
 
     def legal(self, seat: int) -> list[Action]:
         """The catalogue actions open to ``seat`` now (``wait`` when it has no decision)."""

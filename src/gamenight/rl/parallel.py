@@ -21,10 +21,10 @@ from .aec import GamenightEnv
 REALTIME = frozenset({"snap", "slap-the-elephant"})
 
 
-class RealtimeParallelEnv(ParallelEnv):  # type: ignore[misc]
+class RealtimeParallelEnv(ParallelEnv):
     """Snap or Slap the Elephant with simultaneous calls."""
 
-    metadata = {"render_modes": ["ansi"], "name": "gamenight_realtime_v0"}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "gamenight_realtime_v0"}
 
     def __init__(self, game_id: str, **kwargs: Any) -> None:
         if game_id not in REALTIME:

@@ -15,7 +15,7 @@ from .encoding import THROW, WAIT, Action
 from .parallel import REALTIME
 
 
-class SingleAgentEnv(gym.Env):  # type: ignore[misc]
+class SingleAgentEnv(gym.Env):
     """``game_id`` from ``seat``'s chair; the others are ``opponents`` bots (random or sensible).
 
     The agent is asked only when it has a real decision: turns where its one legal action is
