@@ -87,6 +87,7 @@ class GamenightEnv(AECEnv):
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._seat = 0
         self._cycles = 0
+        self._legal: tuple[tuple[int, int], list[int]] = ((-1, -1), [])
         self._draw_chance()
         self.agent_selection = self.agents[0]
 
@@ -110,6 +111,15 @@ class GamenightEnv(AECEnv):
 
     def legal(self, seat: int) -> list[Action]:
         """The catalogue actions open to ``seat`` now (``wait`` when it has no decision)."""
+        return [self.encoding.actions[i] for i in self._legal_indices(seat)]
+
+    def _legal_indices(self, seat: int) -> list[int]:
+        version = (len(self.table.moves), seat)  # any move, chance too, appends to the history
+        if self._legal[0] != version:
+            self._legal = (version, [self._index[action_key(a)] for a in self._find_legal(seat)])
+        return self._legal[1]
+
+    def _find_legal(self, seat: int) -> list[Action]:
         state = self.table
         if state.is_terminal():
             return [WAIT]
@@ -117,15 +127,15 @@ class GamenightEnv(AECEnv):
             return [THROW] if self._thrower() == seat else [WAIT]
         if seat not in state.actors():
             return [WAIT]
-        acts = [a for a in state.legal_actions(seat) if action_key(a) in self._index]
+        index = self._index
+        acts = [a for a in state.legal_actions(seat) if action_key(a) in index]
         if all(a["type"] in OPTIONAL for a in acts):
             acts.insert(0, WAIT)
         return acts
 
     def mask(self, seat: int) -> np.ndarray:
         mask = np.zeros(len(self.encoding.actions), dtype=np.int8)
-        for a in self.legal(seat):
-            mask[self._index[action_key(a)]] = 1
+        mask[self._legal_indices(seat)] = 1
         return mask
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:

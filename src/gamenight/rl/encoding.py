@@ -8,7 +8,6 @@ sees exactly what a player in that seat may see. Seats are rotated: index 0 is a
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,9 +25,9 @@ THROW: Action = {"type": "throw"}  # Snake Eyes: the thrower throws (the engine'
 CARDS: tuple[str, ...] = tuple(PICTURES)
 
 
-def action_key(action: Action) -> str:
-    """One canonical text per action, so equal actions find the same catalogue entry."""
-    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+def action_key(action: Action) -> tuple[tuple[str, Any], ...]:
+    """One canonical, hashable form per action, so equal actions find the same entry."""
+    return tuple(sorted((k, tuple(v) if type(v) is list else v) for k, v in action.items()))
 
 
 @dataclass(frozen=True)
@@ -39,7 +38,7 @@ class Encoding:
     size: int  # length of the observation vector
     observe: Callable[[dict[str, Any], int], np.ndarray]
 
-    def index(self) -> dict[str, int]:
+    def index(self) -> dict[tuple[tuple[str, Any], ...], int]:
         return {action_key(a): i for i, a in enumerate(self.actions)}
 
 
