@@ -30,7 +30,7 @@ def _key(action: Action) -> str:
 
 def _redeal_packs(state: Any, rng: random.Random) -> None:
     """Snap and Slap: the face-down packs are unseen, so their cards are dealt again."""
-    cards = [c for pack in state.pack for c in pack]
+    cards = sorted(c for pack in state.pack for c in pack)  # what was there, not where
     rng.shuffle(cards)
     for pack in state.pack:
         n = len(pack)
