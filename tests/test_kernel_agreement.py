@@ -16,7 +16,6 @@ pytest.importorskip("numba", reason="kernels need the 'kernels' extra (numba)")
 import gamenight  # noqa: E402
 from gamenight.analysis.kernels import kernel  # noqa: E402
 from gamenight.engine import State  # noqa: E402
-
 from kernel_helpers import engine_on_tape, tapes  # noqa: E402
 
 

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-from rich.table import Table
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeRemainingColumn,
+)
 
 import gamenight
 from gamenight.engine import GamenightError
@@ -92,56 +98,90 @@ def simulate(
     seed: Annotated[int, typer.Option(help="the same seed gives the same figures")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
     table_file: TableFile = None,
+    engine: Annotated[
+        str, typer.Option(help="kernel (compiled, the default where a game has one) or reference")
+    ] = "auto",
+    backend: Annotated[str, typer.Option(help="local, or ray to spread batches over a cluster")] = (
+        "local"
+    ),
+    address: Annotated[
+        str | None, typer.Option(help="ray: the cluster's address (default: start Ray locally)")
+    ] = None,
+    plot: Annotated[
+        Path | None, typer.Option(help="draw the length histogram and win shares to this PNG")
+    ] = None,
+    strategy: Annotated[
+        str, typer.Option(help="casino: how the bots bet (see gamenight.bots.casino_bot)")
+    ] = "every_area",
 ) -> None:
-    """Play many bot games and print wins by seat, game length and the game's own figures."""
-    from gamenight.analysis.simulate import simulate as run
+    """Play many bot games: win shares with 95 % intervals, game length, each game's figures.
+
+    Statistics stream in constant memory; Ctrl-C stops and prints what was played so far."""
+    from gamenight.analysis.kernels import available
+    from gamenight.analysis.report import print_run
+    from gamenight.analysis.runner import run
 
     settings = {k: v for k, v in casino_settings(game, table_file).items() if k != "players"}
+    if engine == "auto":
+        engine = "kernel" if game in available() else "reference"
+    casino = game == "snake-eyes-casino"
+    if casino:
+        from gamenight.bots.casino_bot import STRATEGIES
+
+        if strategy not in STRATEGIES:
+            raise fail(
+                ValueError(f"--strategy {strategy!r}: choose one of {', '.join(STRATEGIES)}")
+            )
+        settings["strategy"] = strategy
     try:
-        gamenight.new_game(game, players=players, **settings)
         if as_json:
-            sim = run(game, games, players, seed, **settings)
+            result = run(game, games, seed, engine, backend, address, players=players, **settings)
         else:
             with Progress(
                 "[progress.description]{task.description}",
                 BarColumn(),
                 MofNCompleteColumn(),
+                TextColumn("{task.fields[rate]}"),
                 TimeRemainingColumn(),
                 console=err_console,
             ) as bar:
-                task = bar.add_task(f"{game}, {players} players", total=games)
-                sim = run(
-                    game, games, players, seed, on_game=lambda _: bar.advance(task), **settings
-                )
-    except GamenightError as e:
+                task = bar.add_task(f"{game}, {players} players ({engine})", total=games, rate="")
+                t0 = time.perf_counter()
+
+                def advance(done: int) -> None:
+                    rate = done / max(time.perf_counter() - t0, 1e-9)
+                    bar.update(task, completed=done, rate=f"{rate:,.0f} games/s")
+
+                result = run(
+                    game, games, seed, engine, backend, address, advance, players=players,
+                    **settings,
+                )  # fmt: skip
+    except (GamenightError, ValueError) as e:
         raise fail(e) from None
-    out = sim.to_json()
+    out = result.to_json()
     edges = None
-    if game == "snake-eyes-casino":
+    if casino and not result.interrupted:
         # The casino's question: does each wager's observed edge match the exact one?
         from gamenight.analysis.casino_sim import edge_table, observed_edges
 
-        edges = observed_edges(games=games, players=players, seed=seed, **settings)
+        table_opts = {k: v for k, v in settings.items() if k != "strategy"}
+        edges = observed_edges(games=games, players=players, seed=seed, **table_opts)
         out["house_edges"] = [r.to_json() for r in edges]
+    if plot is not None:
+        from gamenight.analysis.plots import plot_run
+
+        try:
+            plot_run(result, plot)
+        except ImportError:
+            raise fail(ValueError("--plot needs matplotlib: pip install -e '.[plot]'")) from None
     if as_json:
         print(json.dumps(out))
         return
-    wins = Table(title=f"{game}: {games} games, {players} players, seed {seed}")
-    wins.add_column("seat")
-    wins.add_column("wins", justify="right")
-    wins.add_column("share", justify="right")
-    for s, w in enumerate(out["wins_by_seat"]):
-        wins.add_row(chr(65 + s), str(w), f"{w / games:.1%}")
-    console.print(wins)
-    figs = Table(title="figures per game")
-    for col in ("figure", "mean", "min", "p50", "p99", "max"):
-        figs.add_column(col, justify="right" if col != "figure" else "left")
-    for k, v in out.items():
-        if isinstance(v, dict) and "mean" in v:
-            figs.add_row(k, *(f"{v[c]:.2f}" for c in ("mean", "min", "p50", "p99", "max")))
-    console.print(figs)
+    print_run(result, console)
     if edges is not None:
         console.print(edge_table(edges))
+    if plot is not None:
+        console.print(f"plot written to {plot}")
 
 
 @app.command()

@@ -42,7 +42,7 @@ def next64(state: np.ndarray) -> np.uint64:
 
 
 @njit(cache=True, inline="always")
-def d6(state: np.ndarray, tape: np.ndarray, pos: np.ndarray) -> int:
+def d6(state: np.ndarray, tape: np.ndarray, pos: np.ndarray) -> np.int64:
     """One die, 0-5: the next tape value, else an unbiased draw (Lemire's multiply, rejection)."""
     if tape.size:
         v = tape[pos[0]]
@@ -55,7 +55,7 @@ def d6(state: np.ndarray, tape: np.ndarray, pos: np.ndarray) -> int:
 
 
 @njit(cache=True, inline="always")
-def two_d6(state: np.ndarray, tape: np.ndarray, pos: np.ndarray) -> tuple[int, int]:
+def two_d6(state: np.ndarray, tape: np.ndarray, pos: np.ndarray) -> tuple[np.int64, np.int64]:
     """Two dice, 0-5 each, from one 64-bit draw (its two halves) unless a tape is given."""
     if tape.size:
         a = tape[pos[0]]
@@ -68,3 +68,16 @@ def two_d6(state: np.ndarray, tape: np.ndarray, pos: np.ndarray) -> tuple[int, i
         m2 = (x & LOW32) * SIX
         if (m1 & LOW32) >= REJECT and (m2 & LOW32) >= REJECT:
             return np.int64(m1 >> S32), np.int64(m2 >> S32)
+
+
+SHAKE_OUTCOMES = np.uint64(6**6)  # ordered throws of six dice
+SHAKE_REJECT = np.uint64(2**32 % 6**6)
+
+
+@njit(cache=True, inline="always")
+def uniform_6pow6(state: np.ndarray) -> np.int64:
+    """An unbiased whole number in [0, 6**6): one throw of six dice from one draw."""
+    while True:
+        m = (next64(state) >> S32) * SHAKE_OUTCOMES
+        if (m & LOW32) >= SHAKE_REJECT:
+            return np.int64(m >> S32)

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
-from .rng import NO_TAPE, d6
+from .rng import NO_TAPE, d6, uniform_6pow6
 
 GAME = "shake"
 FIGURES = ("moves", "shakes", "crap_outs", "top_score")
@@ -28,13 +28,30 @@ def policy_tables(scoring_faces: int) -> tuple[np.ndarray, np.ndarray]:
     return shake_die, keep.astype(np.bool_)
 
 
+def hits_cdf(scoring_faces: int) -> np.ndarray:
+    """``cdf[j]``: how many of the 6**6 ordered throws score on at most j dice (exact)."""
+    from math import comb
+
+    k = scoring_faces
+    counts = [comb(6, j) * k**j * (6 - k) ** (6 - j) for j in range(7)]
+    return np.cumsum(counts).astype(np.int64)
+
+
 @njit(cache=True, inline="always")
-def _shake(k: int, state: np.ndarray, tape: np.ndarray, pos: np.ndarray) -> int:
-    """Scoring dice of one shake of the six dice (each scores on ``k`` faces of 6)."""
+def _shake(k: int, cdf: np.ndarray, state: np.ndarray, tape: np.ndarray, pos: np.ndarray) -> int:
+    """Scoring dice of one shake of six dice, each scoring on ``k`` faces of 6.
+
+    From a tape: die by die, as the engine reads them. From the stream: one exact draw among
+    the 6**6 ordered throws, looked up in the binomial table (the same law, six times faster)."""
     hits = 0
-    for _ in range(6):
-        if d6(state, tape, pos) < k:
-            hits += 1
+    if tape.size:
+        for _ in range(6):
+            if d6(state, tape, pos) < k:
+                hits += 1
+        return hits
+    u = uniform_6pow6(state)
+    while u >= cdf[hits]:
+        hits += 1
     return hits
 
 
@@ -70,12 +87,13 @@ def play(
     final_rolloff: bool,
     shake_die: np.ndarray,
     keep: np.ndarray,
+    cdf: np.ndarray,
     state: np.ndarray,
     tape: np.ndarray,
     pos: np.ndarray,
     total: np.ndarray,
 ) -> tuple[int, int, int, int]:
-    """One game; fills ``total`` (final scores); returns (winner or -1, moves, shakes, crap outs)."""
+    """One game; fills ``total`` (final scores); returns (winner or -1, moves, shakes, craps)."""
     moves = shakes = craps = 0
     faces = np.empty(players, dtype=np.int64)
     count = np.zeros(7, dtype=np.int64)
@@ -108,7 +126,7 @@ def play(
                 while True:
                     moves += 1
                     shakes += 1
-                    hits = _shake(k, state, tape, pos)
+                    hits = _shake(k, cdf, state, tape, pos)
                     if hits == 0:
                         craps += 1
                         points = 0
@@ -146,7 +164,7 @@ def play(
         while True:
             moves += 1
             shakes += 1
-            hits = _shake(k, state, tape, pos)
+            hits = _shake(k, cdf, state, tape, pos)
             if hits == 0:
                 craps += 1
                 points = 0
@@ -193,6 +211,7 @@ def _chunk(
     final_rolloff: bool,
     shake_die: np.ndarray,
     keep: np.ndarray,
+    cdf: np.ndarray,
     winners: np.ndarray,
     figures: np.ndarray,
     scores: np.ndarray,
@@ -203,7 +222,7 @@ def _chunk(
     total = np.empty(players, dtype=np.int64)
     for g in range(lo, hi):
         w, moves, shakes, craps = play(
-            players, rounds, k, final_rolloff, shake_die, keep, state, NO_TAPE, pos, total
+            players, rounds, k, final_rolloff, shake_die, keep, cdf, state, NO_TAPE, pos, total
         )
         winners[g] = w
         figures[0, g] = moves
@@ -224,6 +243,7 @@ def run_chunks(
     final_rolloff: bool,
     shake_die: np.ndarray,
     keep: np.ndarray,
+    cdf: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Play every chunk (its own stream each) in parallel; per-game winners, figures, scores."""
     starts = np.zeros(sizes.size + 1, dtype=np.int64)
@@ -234,7 +254,7 @@ def run_chunks(
     scores = np.empty((players, n), dtype=np.int64)
     for c in prange(sizes.size):
         _chunk(seeds[c], starts[c], starts[c + 1], players, rounds, k, final_rolloff,
-               shake_die, keep, winners, figures, scores)  # fmt: skip
+               shake_die, keep, cdf, winners, figures, scores)  # fmt: skip
     return winners, figures, scores
 
 
@@ -248,6 +268,7 @@ def kernel_args(options: dict[str, Any]) -> tuple[Any, ...]:
         options["final_tie"] == "roll-off",
         shake_die,
         keep,
+        hits_cdf(k),
     )
 
 
@@ -262,9 +283,11 @@ def batch(seeds: np.ndarray, sizes: np.ndarray, options: dict[str, Any]) -> tupl
 
 def play_tape(tape: np.ndarray, options: dict[str, Any]) -> tuple[int, int, list[int], int]:
     """One game on given dice (values 0-5): (winner or -1, moves, final scores, dice used)."""
-    args = kernel_args(options)
+    players, rounds, k, rolloff, shake_die, keep, cdf = kernel_args(options)
     pos = np.zeros(1, dtype=np.int64)
-    total = np.empty(args[0], dtype=np.int64)
+    total = np.empty(players, dtype=np.int64)
     state = np.zeros(1, dtype=np.uint64)
-    w, moves, _, _ = play(*args, state, tape, pos, total)
+    w, moves, _, _ = play(
+        players, rounds, k, rolloff, shake_die, keep, cdf, state, tape, pos, total
+    )
     return int(w), int(moves), [int(t) for t in total], int(pos[0])

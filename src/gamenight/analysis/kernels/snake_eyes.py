@@ -45,7 +45,7 @@ def play(
                 moves += 1
                 totals[i] = a + b
                 if a + b > best:
-                    best = a + b
+                    best = int(a + b)
             k = 0
             for i in range(m):
                 if totals[i] == best:
