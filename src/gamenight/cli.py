@@ -280,14 +280,39 @@ def snap_table(
 
 @app.command()
 def odds(
-    game: Annotated[str, typer.Argument(help="game id; exact odds exist for snake-eyes-casino")],
+    game: Annotated[str, typer.Argument(help="snake-eyes, shake or snake-eyes-casino")],
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
     table_file: Annotated[
         Path | None,
         typer.Option("--table", help="a JSON file of table settings", exists=True, dir_okay=False),
     ] = None,
 ) -> None:
-    """Exact odds (fractions, never sampled) of every wager under every payout option."""
+    """Exact figures, never sampled: Markov chains, dynamic programmes, exact fractions."""
+    report: dict[str, Any]
+    if game in ("snake-eyes", "shake"):
+        if table_file is not None:
+            raise fail(ValueError("--table holds settings of snake-eyes-casino tables"))
+        from gamenight.analysis import odds_print
+
+        try:
+            if game == "snake-eyes":
+                from gamenight.analysis.snake_eyes_odds import report as se_report
+
+                report = se_report()
+            else:
+                from gamenight.analysis.shake_odds import report as shake_report
+
+                report = shake_report()
+        except ImportError:
+            need = "exact analysis needs Numba: pip install -e '.[kernels]'"
+            raise fail(ValueError(need)) from None
+        if as_json:
+            print(json.dumps(report))
+        elif game == "snake-eyes":
+            odds_print.print_snake_eyes(report, console)
+        else:
+            odds_print.print_shake(report, console)
+        return
     from gamenight.analysis.casino_odds import odds_report, print_odds
 
     try:
