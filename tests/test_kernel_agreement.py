@@ -57,7 +57,7 @@ def test_snake_eyes_kernel_agrees_with_the_engine(players: int) -> None:
 
 @pytest.mark.parametrize("players", range(2, 7))
 def test_shake_kernel_agrees_with_the_engine(players: int) -> None:
-    agree("shake", {"players": players}, players, 200, 20000, shake_dice, lambda s: s.totals())
+    agree("shake", {"players": players}, players, 100, 20000, shake_dice, lambda s: s.totals())
     options = {"players": players, "rounds": 3, "scoring_faces": 1, "final_tie": "roll-off"}
     agree("shake", options, 50 + players, 150, 20000, shake_dice, lambda s: s.totals())
     options = {"players": players, "rounds": 2, "scoring_faces": 5}

@@ -81,3 +81,24 @@ def uniform_6pow6(state: np.ndarray) -> np.int64:
         m = (next64(state) >> S32) * SHAKE_OUTCOMES
         if (m & LOW32) >= SHAKE_REJECT:
             return np.int64(m >> S32)
+
+
+@njit(cache=True, inline="always")
+def mix(s: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """SplitMix64 on a local counter: (next counter, output), kept in registers by the caller."""
+    s = s + GAMMA
+    z = s
+    z = (z ^ (z >> S30)) * MIX1
+    z = (z ^ (z >> S27)) * MIX2
+    return s, z ^ (z >> S31)
+
+
+@njit(cache=True, inline="always")
+def pair(s: np.uint64, n: np.uint64, reject: np.uint64) -> tuple[np.uint64, np.int64, np.int64]:
+    """Two unbiased whole numbers in [0, n) from one 64-bit output (``reject`` = 2**32 mod n)."""
+    while True:
+        s, z = mix(s)
+        m1 = (z >> S32) * n
+        m2 = (z & LOW32) * n
+        if (m1 & LOW32) >= reject and (m2 & LOW32) >= reject:
+            return s, np.int64(m1 >> S32), np.int64(m2 >> S32)

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
-from .rng import NO_TAPE, d6, uniform_6pow6
+from .rng import NO_TAPE, SHAKE_OUTCOMES, SHAKE_REJECT, d6, pair
 
 GAME = "shake"
 FIGURES = ("moves", "shakes", "crap_outs", "top_score")
@@ -38,21 +38,29 @@ def hits_cdf(scoring_faces: int) -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
-def _shake(k: int, cdf: np.ndarray, state: np.ndarray, tape: np.ndarray, pos: np.ndarray) -> int:
-    """Scoring dice of one shake of six dice, each scoring on ``k`` faces of 6.
+def _shake(
+    k: int, cdf: np.ndarray, s: np.uint64, spare: int, tape: np.ndarray, pos: np.ndarray
+) -> tuple[int, np.uint64, int]:
+    """Scoring dice of one shake of six dice, each scoring on ``k`` faces of 6: (hits, s, spare).
 
-    From a tape: die by die, as the engine reads them. From the stream: one exact draw among
-    the 6**6 ordered throws, looked up in the binomial table (the same law, six times faster)."""
+    From a tape: die by die, as the engine reads them. From the stream (counter ``s``): one
+    exact draw among the 6**6 ordered throws, looked up in the binomial table, two shakes per
+    64-bit output (``spare`` holds the second). Same law, a fraction of the draws."""
     hits = 0
     if tape.size:
         for _ in range(6):
-            if d6(state, tape, pos) < k:
+            if tape[pos[0]] < k:
                 hits += 1
-        return hits
-    u = uniform_6pow6(state)
+            pos[0] += 1
+        return hits, s, spare
+    if spare >= 0:
+        u = spare
+        spare = -1
+    else:
+        s, u, spare = pair(s, SHAKE_OUTCOMES, SHAKE_REJECT)
     while u >= cdf[hits]:
         hits += 1
-    return hits
+    return hits, s, spare
 
 
 @njit(cache=True)
@@ -99,7 +107,10 @@ def play(
     count = np.zeros(7, dtype=np.int64)
     for s in range(players):
         total[s] = 0
+    c = state[0]  # the stream's counter, kept local in the shaking loops
+    spare = -1
     for _ in range(rounds):
+        state[0] = c
         while True:
             for f in range(7):
                 count[f] = 0
@@ -109,6 +120,7 @@ def play(
             moves += 1
             if count[faces[0]] < players:
                 break
+        c = state[0]
         shaker = -1
         for f in range(6, 0, -1):
             for s in range(players):
@@ -126,7 +138,7 @@ def play(
                 while True:
                     moves += 1
                     shakes += 1
-                    hits = _shake(k, cdf, state, tape, pos)
+                    hits, c, spare = _shake(k, cdf, c, spare, tape, pos)
                     if hits == 0:
                         craps += 1
                         points = 0
@@ -138,6 +150,7 @@ def play(
                         break
                 total[s] += points
     # All Shake order: by total, highest first; each tie rolled off, the high roller goes last.
+    state[0] = c
     order = np.argsort(-total, kind="mergesort")
     slot = np.empty(players, dtype=np.int64)
     i = 0
@@ -158,13 +171,14 @@ def play(
                     t += 1
             order[j - 1] = picker  # the others keep seat order, as the bot orders them
         i = j
+    c = state[0]
     for turn in range(players):
         s = order[turn]
         points = 0
         while True:
             moves += 1
             shakes += 1
-            hits = _shake(k, cdf, state, tape, pos)
+            hits, c, spare = _shake(k, cdf, c, spare, tape, pos)
             if hits == 0:
                 craps += 1
                 points = 0
@@ -186,6 +200,7 @@ def play(
             if not go_on:
                 break
         total[s] += points
+    state[0] = c
     best = total.max()
     m = 0
     for s in range(players):

@@ -7,7 +7,11 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
-from .rng import NO_TAPE, two_d6
+from .rng import NO_TAPE, pair, two_d6
+
+THROWS = np.uint64(36)
+REJECT36 = np.uint64(2**32 % 36)
+TOTAL = np.array([a + b + 2 for a in range(6) for b in range(6)], dtype=np.int64)
 
 GAME = "snake-eyes"
 FIGURES = ("throws", "moves", "kitty")
@@ -55,9 +59,19 @@ def play(
         thrower = contenders[0]
     throws = 0
     chances = 0
+    s = state[0]  # the stream's counter lives in a register; two throws per 64-bit draw
+    spare = -1
+    taped = tape.size > 0
     while True:
-        a, b = two_d6(state, tape, pos)
-        total = a + b + 2
+        if taped:
+            a, b = two_d6(state, tape, pos)
+            total = a + b + 2
+        elif spare >= 0:
+            total = TOTAL[spare]
+            spare = -1
+        else:
+            s, r, spare = pair(s, THROWS, REJECT36)
+            total = TOTAL[r]
         moves += 1
         throws += 1
         bit = 1 << total
@@ -72,6 +86,7 @@ def play(
             up[thrower] ^= bit
             if up[thrower] == 0:
                 chips[thrower] += kitty
+                state[0] = s
                 return thrower, moves, throws, kitty
             if total == 2:
                 got = min(2, kitty)
@@ -102,6 +117,7 @@ def play(
                     passed = True
                     if up[seat] == 0:
                         chips[seat] += kitty
+                        state[0] = s
                         return seat, moves, throws, kitty
                     break
             if not passed:
