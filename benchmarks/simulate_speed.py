@@ -1,0 +1,124 @@
+"""Simulation speed: compiled kernels against the reference engine, all measured in one run.
+
+For each game with a kernel, on one core: kernel games/s, reference-engine games/s and their
+ratio. Snake Eyes also against the NumPy bound (drawing the same number of dice in bulk with
+``Generator.integers``). Then the scaling from one core to all of them, a two-worker Ray run,
+and peak memory as the number of games grows (it must stay flat: only tallies are kept).
+
+    python benchmarks/simulate_speed.py [--seconds 3] [--memory-games 100000000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import time
+
+import numba
+import numpy as np
+
+import gamenight
+from gamenight.analysis.runner import CHUNK, run
+from gamenight.analysis.simulate import play_out, seated_bots
+
+GAMES = ("snake-eyes", "shake")  # the games with a kernel so far
+
+
+def reference_rate(game_id: str, seconds: float) -> float:
+    """Two-player games per second of the reference engine with the sensible bots."""
+    game = gamenight.new_game(game_id, players=2)
+    rng = random.Random(0)
+    done, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        seed = rng.getrandbits(63)
+        play_out(game.new_state(seed=seed), seated_bots(game_id, 2, seed))
+        done += 1
+    return done / (time.perf_counter() - start)
+
+
+def kernel_rate(game_id: str, seconds: float, threads: int) -> tuple[float, int, float]:
+    """(games/s, games, seconds) of the kernel on ``threads`` threads, warm."""
+    numba.set_num_threads(threads)
+    run(game_id, 2 * CHUNK, players=2)  # compile or load from the cache
+    games = 4 * CHUNK * threads
+    while True:
+        result = run(game_id, games, players=2)
+        if result.seconds >= seconds:
+            return result.rate, games, result.seconds
+        games = int(games * min(8.0, 1.2 * seconds / max(result.seconds, 1e-3)))
+
+
+def numpy_bound(dice: int) -> float:
+    """Seconds to draw ``dice`` dice with Generator.integers in bulk (10 million at a time)."""
+    g = np.random.default_rng(0)
+    start = time.perf_counter()
+    for i in range(0, dice, 10_000_000):
+        g.integers(0, 6, size=min(10_000_000, dice - i), dtype=np.int8)
+    return time.perf_counter() - start
+
+
+def peak_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--memory-games", type=int, default=100_000_000)
+    args = ap.parse_args()
+    cores = numba.config.NUMBA_NUM_THREADS
+    load = f"{os.getloadavg()[0]:.1f}"
+    print(f"one core unless said; {cores} cores; load average {load}")
+    print(f"{'game':12} {'kernel games/s':>15} {'reference games/s':>18} {'ratio':>10}")
+    for game_id in GAMES:
+        fast, _, _ = kernel_rate(game_id, args.seconds, 1)
+        ref = reference_rate(game_id, args.seconds)
+        print(f"{game_id:12} {fast:15,.0f} {ref:18,.1f} {fast / ref:9,.0f}x")
+
+    numba.set_num_threads(1)
+    result = run("snake-eyes", 2_000_000, players=2)
+    throws = result.tally.figures["moves"].total  # every move is a throw, the throw-off too
+    bound = numpy_bound(2 * throws)
+    print(
+        f"snake-eyes throws/s: kernel {throws / result.seconds:,.0f}, NumPy bound "
+        f"{throws / bound:,.0f} (2 dice a throw): {bound / result.seconds:.0%} of the bound"
+    )
+
+    for game_id in GAMES:
+        one, _, _ = kernel_rate(game_id, args.seconds, 1)
+        every, _, _ = kernel_rate(game_id, args.seconds, cores)
+        print(
+            f"{game_id} 1 -> {cores} cores: {one:,.0f} -> {every:,.0f} games/s: {every / one:.2f}x"
+        )
+
+    try:
+        import ray
+    except ImportError:
+        print("ray: not installed (pip install -e '.[cluster]')")
+    else:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        numba.set_num_threads(1)
+        run("shake", 8 * CHUNK, backend="ray", players=2)  # workers start and compile
+        games = 64 * CHUNK
+        far = run("shake", games, backend="ray", players=2)
+        near = run("shake", games, players=2)
+        print(
+            f"shake on a 2-worker Ray: {far.rate:,.0f} games/s vs {near.rate:,.0f} on one core "
+            f"({far.rate / near.rate:.2f}x)"
+        )
+        ray.shutdown()
+
+    numba.set_num_threads(cores)
+    print("peak memory while the number of games grows (constant-memory tallies):")
+    games = 1_000_000
+    while games <= args.memory_games:
+        result = run("snake-eyes", games, players=2)
+        print(f"  {games:>13,} games: {result.seconds:8.1f} s, peak {peak_mib():7.1f} MiB")
+        games *= 10
+    print("casino, gambler, snap: no kernel yet (see the closing note); nothing to compare.")
+
+
+if __name__ == "__main__":
+    main()
