@@ -62,3 +62,41 @@ def test_shake_kernel_agrees_with_the_engine(players: int) -> None:
     agree("shake", options, 50 + players, 150, 20000, shake_dice, lambda s: s.totals())
     options = {"players": players, "rounds": 2, "scoring_faces": 5}
     agree("shake", options, 70 + players, 150, 20000, shake_dice, lambda s: s.totals())
+
+
+def casino_on_tape(game: Any, tape: np.ndarray, strategy: str) -> tuple[Any, int]:
+    from gamenight.analysis.simulate import play_out  # noqa: F401
+    from gamenight.bots.casino_bot import CasinoBot
+
+    state = game.new_state(seed=0)
+    bots = [CasinoBot(strategy=strategy) for _ in range(state.players)]
+    pos = 0
+    while not state.is_terminal():
+        if state.is_chance():
+            state.apply(snake_eyes_dice(state, tape, pos)[0])
+            pos += 2
+        else:
+            seat = state.actors()[0]
+            state.apply(bots[seat].act(state, seat), seat)
+    return state, pos
+
+
+@pytest.mark.parametrize("players", range(1, 9))
+def test_casino_kernel_agrees_with_the_engine(players: int) -> None:
+    from gamenight.bots.casino_bot import STRATEGIES
+
+    k = kernel("snake-eyes-casino")
+    settings = [
+        {"bankroll": 60, "max_rolls": 60},  # bankrolls run dry: gives up, declines, dealer rolls
+        {"bankroll": 300, "max_rolls": 90, "table_min": 10, "winners_stay_up": False,
+         "payouts": {"hard6": "8:1", "field": "option-3", "craps2": "30:1"}},
+    ]  # fmt: skip
+    for i, strategy in enumerate(STRATEGIES):
+        for j, extra in enumerate(settings):
+            game = gamenight.new_game("snake-eyes-casino", players=players, **extra)
+            options = {**game.options_dict(), "strategy": strategy}
+            for t, tape in enumerate(tapes(1000 * players + 10 * i + j, 5, 500)):
+                state, used = casino_on_tape(game, tape, strategy)
+                got = k.play_tape(tape, options)
+                want = (-1, len(state.moves), [state.net(s) for s in range(players)], used)
+                assert got == want, f"{strategy} {extra} tape {t}"

@@ -19,6 +19,8 @@ def figures_table(run: Run, title: str = "figures per game") -> Table:
     for col in ("figure", "mean", "95% interval", "sd", "min", "p50", "p99", "max"):
         t.add_column(col, justify="left" if col == "figure" else "right")
     for name, fig in sorted(run.tally.figures.items()):
+        if name.startswith(("handle_", "house_")):
+            continue  # the casino's per-wager sums: shown as house edges
         s = fig.summary()
         t.add_row(
             name, f"{s['mean']:.3f}", _interval(s["ci95"], 3), f"{s['sd']:.2f}",

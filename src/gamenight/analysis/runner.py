@@ -179,6 +179,11 @@ def run(
     try:
         if engine == "reference":
             _reference(game_id, full, seed, games, tally, progress, strategy)
+        elif strategy is not None and backend == "ray":
+            _kernel_ray(game_id, {**full, "strategy": strategy}, seed, games, tally, progress,
+                        address)  # fmt: skip
+        elif strategy is not None:
+            _kernel_local(game_id, {**full, "strategy": strategy}, seed, games, tally, progress)
         elif backend == "ray":
             _kernel_ray(game_id, full, seed, games, tally, progress, address)
         else:

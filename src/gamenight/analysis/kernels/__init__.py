@@ -13,6 +13,7 @@ from types import ModuleType
 MODULES = {
     "snake-eyes": "snake_eyes",
     "shake": "shake",
+    "snake-eyes-casino": "casino",
 }
 
 

@@ -8,6 +8,8 @@ lets a test hand the kernel and the reference engine the very same chance outcom
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -84,7 +86,7 @@ def uniform_6pow6(state: np.ndarray) -> np.int64:
 
 
 @njit(cache=True, inline="always")
-def mix(s: np.uint64) -> tuple[np.uint64, np.uint64]:
+def mix(s: Any) -> tuple[Any, Any]:
     """SplitMix64 on a local counter: (next counter, output), kept in registers by the caller."""
     s = s + GAMMA
     z = s
@@ -94,7 +96,7 @@ def mix(s: np.uint64) -> tuple[np.uint64, np.uint64]:
 
 
 @njit(cache=True, inline="always")
-def pair(s: np.uint64, n: np.uint64, reject: np.uint64) -> tuple[np.uint64, np.int64, np.int64]:
+def pair(s: Any, n: Any, reject: Any) -> tuple[Any, Any, Any]:
     """Two unbiased whole numbers in [0, n) from one 64-bit output (``reject`` = 2**32 mod n)."""
     while True:
         s, z = mix(s)

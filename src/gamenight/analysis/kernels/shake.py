@@ -46,7 +46,7 @@ def _shake(
     From a tape: die by die, as the engine reads them. From the stream (counter ``s``): one
     exact draw among the 6**6 ordered throws, looked up in the binomial table, two shakes per
     64-bit output (``spare`` holds the second). Same law, a fraction of the draws."""
-    hits = 0
+    hits: Any = 0
     if tape.size:
         for _ in range(6):
             if tape[pos[0]] < k:

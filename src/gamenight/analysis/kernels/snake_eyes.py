@@ -59,8 +59,8 @@ def play(
         thrower = contenders[0]
     throws = 0
     chances = 0
-    s = state[0]  # the stream's counter lives in a register; two throws per 64-bit draw
-    spare = -1
+    ctr: Any = state[0]  # the stream's counter lives in a register; two throws per 64-bit draw
+    spare: Any = -1
     taped = tape.size > 0
     while True:
         if taped:
@@ -70,7 +70,7 @@ def play(
             total = TOTAL[spare]
             spare = -1
         else:
-            s, r, spare = pair(s, THROWS, REJECT36)
+            ctr, r, spare = pair(ctr, THROWS, REJECT36)
             total = TOTAL[r]
         moves += 1
         throws += 1
@@ -86,7 +86,7 @@ def play(
             up[thrower] ^= bit
             if up[thrower] == 0:
                 chips[thrower] += kitty
-                state[0] = s
+                state[0] = ctr
                 return thrower, moves, throws, kitty
             if total == 2:
                 got = min(2, kitty)
@@ -117,7 +117,7 @@ def play(
                     passed = True
                     if up[seat] == 0:
                         chips[seat] += kitty
-                        state[0] = s
+                        state[0] = ctr
                         return seat, moves, throws, kitty
                     break
             if not passed:
