@@ -48,9 +48,9 @@ def _place(s: int, lo: int, areas: np.ndarray, bets: np.ndarray, purse: np.ndarr
 
 
 @njit(cache=True)
-def _any_bets(bets: np.ndarray) -> bool:
+def _any_bets(bets: np.ndarray, areas: np.ndarray) -> bool:
     for s in range(bets.shape[0]):
-        for a in range(bets.shape[1]):
+        for a in areas:
             if bets[s, a]:
                 return True
     return False
@@ -91,7 +91,7 @@ def play(
             s = queue[qhead]
             moves += _place(s, lo, areas, bets, purse) + 1
             held = False
-            for w in range(bets.shape[1]):
+            for w in areas:  # the bots bet only on their strategy's areas
                 held = held or bets[s, w] > 0
             if held:  # accept
                 shooter, phase = s, BETTING
@@ -102,14 +102,14 @@ def play(
                 s = shooter if i == players - 1 else (i if i < shooter else i + 1)
                 moves += _place(s, lo, areas, bets, purse) + 1
             held = False
-            for w in range(bets.shape[1]):
+            for w in areas:
                 held = held or bets[shooter, w] > 0
             if held:
                 phase = ROLLING
                 continue
             start = shooter  # gives up the dice
             shooter = -1
-            qlen, qhead = _pass_queue(start, players, bets, queue), 0
+            qlen, qhead = _pass_queue(start, players, bets, areas, queue), 0
         else:
             a, b = two_d6(state, tape, pos)
             moves += 1
@@ -117,7 +117,7 @@ def play(
             roll = a * 6 + b
             for s in range(players):
                 won = back = 0
-                for w in range(bets.shape[1]):
+                for w in areas:
                     amount = bets[s, w]
                     code = codes[roll, w]
                     if amount == 0 or code < 0:
@@ -139,7 +139,7 @@ def play(
             if rolls >= max_rolls:
                 break
             if dealer:
-                if seven or not _any_bets(bets):
+                if seven or not _any_bets(bets, areas):
                     dealer = False
                     for s in range(players):
                         queue[s] = s
@@ -149,14 +149,14 @@ def play(
             elif seven:
                 start = shooter
                 shooter = -1
-                qlen, qhead = _pass_queue(start, players, bets, queue), 0
+                qlen, qhead = _pass_queue(start, players, bets, areas, queue), 0
             else:
                 phase = BETTING
                 continue
         # the next offer, the dealer's rolls, or the table closes
         if qhead < qlen:
             phase = OFFER
-        elif _any_bets(bets):
+        elif _any_bets(bets, areas):
             phase, dealer, shooter = ROLLING, True, -1
         else:
             phase = CLOSED
@@ -169,9 +169,11 @@ def play(
 
 
 @njit(cache=True)
-def _pass_queue(seat: int, players: int, bets: np.ndarray, queue: np.ndarray) -> int:
+def _pass_queue(
+    seat: int, players: int, bets: np.ndarray, areas: np.ndarray, queue: np.ndarray
+) -> int:
     """Rule 5.9: the other seats with a wager from the left; everyone if the layout is empty."""
-    anyone = _any_bets(bets)
+    anyone = _any_bets(bets, areas)
     n = 0
     for i in range(1, players + 1):
         s = (seat + i) % players
@@ -179,7 +181,7 @@ def _pass_queue(seat: int, players: int, bets: np.ndarray, queue: np.ndarray) ->
             queue[n] = s
             n += 1
         elif i < players:
-            for w in range(bets.shape[1]):
+            for w in areas:
                 if bets[s, w]:
                     queue[n] = s
                     n += 1
