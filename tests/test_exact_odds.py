@@ -155,3 +155,29 @@ def test_cli_odds_prints_both_games_exactly() -> None:
     assert "1/64" in text and "win-optimal" in text
     bad = cli.invoke(app, ["odds", "shake", "--table", "pyproject.toml"])
     assert bad.exit_code == 2
+
+
+@pytest.mark.parametrize("strategy", ["benchmark", "field"])
+def test_casino_risk_of_ruin_and_session_length_match_a_long_simulation(strategy: str) -> None:
+    from gamenight.analysis.casino_risk import risk_of_ruin
+
+    exact = risk_of_ruin(strategy, 100, 5, 100)
+    sim = run("snake-eyes-casino", 60_000, seed=3, players=1, bankroll=100, table_min=5,
+              max_rolls=100, strategy=strategy).tally  # fmt: skip
+    rolls = sim.figures["rolls"]
+    ruined = sum(c for v, c in rolls.counts.items() if v < 100)
+    lo, hi = wilson(ruined, rolls.n)
+    assert lo <= exact["risk_of_ruin"] <= hi
+    lo, hi = rolls.ci()
+    assert lo <= exact["expected_rolls"] <= hi
+
+
+def test_cli_odds_casino_adds_the_risk_for_a_strategy() -> None:
+    cli = CliRunner()
+    args = ["odds", "snake-eyes-casino", "--strategy", "numbers", "--bankroll", "200"]
+    out = json.loads(cli.invoke(app, [*args, "--unit", "10", "--rolls", "50", "--json"]).stdout)
+    assert out["risk"]["max_rolls"] == 50 and 0 < out["risk"]["risk_of_ruin"] < 1
+    assert out["risk"]["expected_rolls"] <= 50
+    assert "risk of ruin" in cli.invoke(app, args).stdout
+    bad = cli.invoke(app, ["odds", "snake-eyes-casino", "--strategy", "martingale"])
+    assert bad.exit_code == 2 and "choose one of" in bad.output

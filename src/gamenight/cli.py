@@ -291,6 +291,12 @@ def odds(
         Path | None,
         typer.Option("--table", help="a JSON file of table settings", exists=True, dir_okay=False),
     ] = None,
+    strategy: Annotated[
+        str | None, typer.Option(help="casino: risk of ruin for one player betting this way")
+    ] = None,
+    bankroll: Annotated[int, typer.Option(min=1, help="casino: chips bought in")] = 1000,
+    unit: Annotated[int, typer.Option(min=1, help="casino: chips a wager (the table min)")] = 5,
+    rolls: Annotated[int, typer.Option(min=1, max=10_000, help="casino: session length")] = 100,
 ) -> None:
     """Exact figures, never sampled: Markov chains, dynamic programmes, exact fractions."""
     report: dict[str, Any]
@@ -322,12 +328,30 @@ def odds(
 
     try:
         report = odds_report(game, table_file.read_text() if table_file else None)
+        if strategy is not None:
+            from gamenight.analysis.casino_risk import risk_of_ruin
+            from gamenight.bots.casino_bot import STRATEGIES
+            from gamenight.games.snake_eyes_casino import table_settings
+
+            if strategy not in STRATEGIES:
+                choose = ", ".join(STRATEGIES)
+                raise ValueError(f"--strategy {strategy!r}: choose one of {choose}")
+            table = table_settings(table_file.read_text()) if table_file else {}
+            table = {k: v for k, v in table.items() if k in ("payouts", "winners_stay_up")}
+            report["risk"] = risk_of_ruin(strategy, bankroll, unit, rolls, **table)
     except (GamenightError, ValueError) as e:
         raise fail(e) from None
     if as_json:
         print(json.dumps(report))
-    else:
-        print_odds(report, console)
+        return
+    print_odds(report, console)
+    if "risk" in report:
+        r = report["risk"]
+        console.print(
+            f"one player, {r['strategy']}, bankroll {bankroll} in units of {unit}, at most "
+            f"{rolls} rolls: risk of ruin {r['risk_of_ruin']:.4%}, "
+            f"expected rolls {r['expected_rolls']:.3f}"
+        )
 
 
 if __name__ == "__main__":

@@ -182,3 +182,105 @@ def shake_win_dp(rounds: int, p: np.ndarray, d: int, cap: int) -> tuple[np.ndarr
                         total += min(max(both_take, mine), theirs)
             w[r, lead + d] = total / 30.0
     return w, sv
+
+
+# --- Casino, one player betting a strategy: risk of ruin and session length ------------------
+
+
+@njit(cache=True)
+def _settle_set(placed: np.ndarray, roll: int, codes: np.ndarray, multi_bit: np.ndarray,
+                stay_up: bool) -> tuple[int, int]:  # fmt: skip
+    """Units back to the purse and the multi-roll areas still up after ``roll``."""
+    back = 0
+    up = 0
+    for i in range(placed.size):
+        if not placed[i]:
+            continue
+        code = codes[roll, i]
+        if code < 0:
+            up |= multi_bit[i]
+            continue
+        if code == 0:
+            continue
+        back += code
+        if stay_up and multi_bit[i]:
+            up |= multi_bit[i]
+        else:
+            back += 1
+    return back, up
+
+
+@njit(cache=True)
+def casino_ruin(units: int, rolls: int, codes: np.ndarray, multi_bit: np.ndarray,
+                stay_up: bool) -> tuple[float, float]:  # fmt: skip
+    """(chance of running out before ``rolls`` rolls, expected rolls) for one player with
+    ``units`` table minimums who keeps one unit on each area (columns of ``codes``) while it can.
+
+    The state between rolls is the purse in units and which multi-roll wagers are still up;
+    the distribution is pushed forward roll by roll. A purse too big to run out in the rolls
+    left is counted as surviving them all."""
+    n = codes.shape[1]
+    masks = 1
+    for i in range(n):
+        if multi_bit[i]:
+            masks *= 2
+    top = max(units, n * rolls) + 1
+    dist = np.zeros((top, masks))
+    dist[units, 0] = 1.0
+    ruin = 0.0
+    length = 0.0
+    placed = np.empty(n, dtype=np.bool_)
+    full_back = np.empty(36, dtype=np.int64)
+    full_up = np.empty(36, dtype=np.int64)
+    placed[:] = True
+    for r in range(36):
+        full_back[r], full_up[r] = _settle_set(placed, r, codes, multi_bit, stay_up)
+    for t in range(rolls):
+        left = rolls - t - 1
+        new = np.zeros_like(dist)
+        for p in range(top):
+            for m in range(masks):
+                mass = dist[p, m]
+                if mass == 0.0:
+                    continue
+                if p >= n:  # every missing area is placed
+                    cost = 0
+                    for i in range(n):
+                        if not (multi_bit[i] and (m & multi_bit[i])):
+                            cost += 1
+                    purse = p - cost
+                    length += mass
+                    for r in range(36):
+                        q = purse + full_back[r]
+                        share = mass / 36.0
+                        if q >= n * left:
+                            length += share * left
+                        else:
+                            new[q, full_up[r]] += share
+                    continue
+                purse = p
+                anything = False
+                for i in range(n):
+                    if multi_bit[i] and (m & multi_bit[i]):
+                        placed[i] = True
+                        anything = True
+                    elif purse >= 1:
+                        placed[i] = True
+                        purse -= 1
+                        anything = True
+                    else:
+                        placed[i] = False
+                if not anything:
+                    ruin += mass
+                    continue
+                length += mass
+                for r in range(36):
+                    back, up = _settle_set(placed, r, codes, multi_bit, stay_up)
+                    q = purse + back
+                    share = mass / 36.0
+                    if q >= n * left:
+                        length += share * left
+                    else:
+                        new[q, up] += share
+        dist = new
+    return ruin, length
