@@ -324,6 +324,9 @@ def odds(
         else:
             odds_print.print_shake(report, console)
         return
+    if game != "snake-eyes-casino":
+        known = "snake-eyes, shake and snake-eyes-casino"
+        raise fail(ValueError(f"exact odds are worked out for {known}, not {game!r}"))
     from gamenight.analysis.casino_odds import odds_report, print_odds
 
     try:

@@ -28,18 +28,19 @@ def policy_tables(scoring_faces: int) -> tuple[np.ndarray, np.ndarray]:
     return shake_die, keep.astype(np.bool_)
 
 
-def hits_cdf(scoring_faces: int) -> np.ndarray:
-    """``cdf[j]``: how many of the 6**6 ordered throws score on at most j dice (exact)."""
+def hits_table(scoring_faces: int) -> np.ndarray:
+    """``table[u]``: scoring dice of ordered throw number u of the 6**6 (sorted by hits), so one
+    exact draw and one lookup make a shake, with no branch on the outcome."""
     from math import comb
 
     k = scoring_faces
     counts = [comb(6, j) * k**j * (6 - k) ** (6 - j) for j in range(7)]
-    return np.cumsum(counts).astype(np.int64)
+    return np.repeat(np.arange(7, dtype=np.int8), counts)
 
 
 @njit(cache=True, inline="always")
 def _shake(
-    k: int, cdf: np.ndarray, s: np.uint64, spare: int, tape: np.ndarray, pos: np.ndarray
+    k: int, hits_of: np.ndarray, s: np.uint64, spare: int, tape: np.ndarray, pos: np.ndarray
 ) -> tuple[int, np.uint64, int]:
     """Scoring dice of one shake of six dice, each scoring on ``k`` faces of 6: (hits, s, spare).
 
@@ -58,8 +59,7 @@ def _shake(
         spare = -1
     else:
         s, u, spare = pair(s, SHAKE_OUTCOMES, SHAKE_REJECT)
-    while u >= cdf[hits]:
-        hits += 1
+    hits = hits_of[u]
     return hits, s, spare
 
 
@@ -95,7 +95,7 @@ def play(
     final_rolloff: bool,
     shake_die: np.ndarray,
     keep: np.ndarray,
-    cdf: np.ndarray,
+    hits_of: np.ndarray,
     state: np.ndarray,
     tape: np.ndarray,
     pos: np.ndarray,
@@ -138,7 +138,7 @@ def play(
                 while True:
                     moves += 1
                     shakes += 1
-                    hits, c, spare = _shake(k, cdf, c, spare, tape, pos)
+                    hits, c, spare = _shake(k, hits_of, c, spare, tape, pos)
                     if hits == 0:
                         craps += 1
                         points = 0
@@ -178,7 +178,7 @@ def play(
         while True:
             moves += 1
             shakes += 1
-            hits, c, spare = _shake(k, cdf, c, spare, tape, pos)
+            hits, c, spare = _shake(k, hits_of, c, spare, tape, pos)
             if hits == 0:
                 craps += 1
                 points = 0
@@ -226,7 +226,7 @@ def _chunk(
     final_rolloff: bool,
     shake_die: np.ndarray,
     keep: np.ndarray,
-    cdf: np.ndarray,
+    hits_of: np.ndarray,
     winners: np.ndarray,
     figures: np.ndarray,
     scores: np.ndarray,
@@ -237,7 +237,7 @@ def _chunk(
     total = np.empty(players, dtype=np.int64)
     for g in range(lo, hi):
         w, moves, shakes, craps = play(
-            players, rounds, k, final_rolloff, shake_die, keep, cdf, state, NO_TAPE, pos, total
+            players, rounds, k, final_rolloff, shake_die, keep, hits_of, state, NO_TAPE, pos, total
         )
         winners[g] = w
         figures[0, g] = moves
@@ -258,7 +258,7 @@ def run_chunks(
     final_rolloff: bool,
     shake_die: np.ndarray,
     keep: np.ndarray,
-    cdf: np.ndarray,
+    hits_of: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Play every chunk (its own stream each) in parallel; per-game winners, figures, scores."""
     starts = np.zeros(sizes.size + 1, dtype=np.int64)
@@ -269,7 +269,7 @@ def run_chunks(
     scores = np.empty((players, n), dtype=np.int64)
     for c in prange(sizes.size):
         _chunk(seeds[c], starts[c], starts[c + 1], players, rounds, k, final_rolloff,
-               shake_die, keep, cdf, winners, figures, scores)  # fmt: skip
+               shake_die, keep, hits_of, winners, figures, scores)  # fmt: skip
     return winners, figures, scores
 
 
@@ -283,7 +283,7 @@ def kernel_args(options: dict[str, Any]) -> tuple[Any, ...]:
         options["final_tie"] == "roll-off",
         shake_die,
         keep,
-        hits_cdf(k),
+        hits_table(k),
     )
 
 
@@ -298,11 +298,11 @@ def batch(seeds: np.ndarray, sizes: np.ndarray, options: dict[str, Any]) -> tupl
 
 def play_tape(tape: np.ndarray, options: dict[str, Any]) -> tuple[int, int, list[int], int]:
     """One game on given dice (values 0-5): (winner or -1, moves, final scores, dice used)."""
-    players, rounds, k, rolloff, shake_die, keep, cdf = kernel_args(options)
+    players, rounds, k, rolloff, shake_die, keep, hits_of = kernel_args(options)
     pos = np.zeros(1, dtype=np.int64)
     total = np.empty(players, dtype=np.int64)
     state = np.zeros(1, dtype=np.uint64)
     w, moves, _, _ = play(
-        players, rounds, k, rolloff, shake_die, keep, cdf, state, tape, pos, total
+        players, rounds, k, rolloff, shake_die, keep, hits_of, state, tape, pos, total
     )
     return int(w), int(moves), [int(t) for t in total], int(pos[0])
