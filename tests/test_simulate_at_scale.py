@@ -109,3 +109,19 @@ def test_ray_backend_merges_to_exactly_the_local_figures() -> None:
         ray.shutdown()
     near = sim.run("shake", games, seed=4, players=2)
     assert far.backend == "ray" and far.tally == near.tally
+
+
+def test_casino_plot_adds_bankroll_paths_that_start_at_the_buy_in(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib", reason="plots need the 'plot' extra")
+    from gamenight.analysis.kernels.casino import bankroll_paths
+
+    opts = {**sim.run("snake-eyes-casino", 1, players=1, bankroll=50).options}
+    opts["strategy"] = "hardways"
+    paths = bankroll_paths(opts, 300, seed=1)
+    assert paths.shape == (300, opts["max_rolls"] + 1) and (paths[:, 0] == 50).all()
+    assert (paths[:, -1] != 50).any() and (paths >= 0).all()
+    path = tmp_path / "casino.png"
+    args = ["simulate", "snake-eyes-casino", "--games", "500", "--strategy", "numbers"]
+    result = cli.invoke(app, [*args, "--plot", str(path)])
+    assert result.exit_code == 0, result.output
+    assert path.stat().st_size > 20_000

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from .runner import Run
 
@@ -17,8 +18,12 @@ def plot_run(run: Run, path: Path) -> None:
     import matplotlib.pyplot as plt
 
     tally = run.tally
+    casino = tally.game == "snake-eyes-casino" and bool(run.options)
     length = next((k for k in LENGTHS if k in tally.figures), None)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    fig, axes = plt.subplots(1, 3 if casino else 2, figsize=(16 if casino else 11, 4.2))
+    left, right = axes[0], axes[1]
+    if casino:
+        _bankroll_paths(axes[2], run)
     if length is not None:
         counts = tally.figures[length].counts
         xs = sorted(counts)
@@ -45,3 +50,21 @@ def plot_run(run: Run, path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def _bankroll_paths(ax: Any, run: Run) -> None:
+    """Seat A's chips roll by roll: a few sessions, and the 5/25/50/75/95 % quantiles of 2,000."""
+    import numpy as np
+
+    from .kernels.casino import bankroll_paths
+
+    paths = bankroll_paths(run.options, 2000, seed=0)
+    rolls = np.arange(paths.shape[1])
+    for p in paths[:30]:
+        ax.plot(rolls, p, color="#bbbbbb", linewidth=0.6)
+    for q, style in ((5, ":"), (25, "--"), (50, "-"), (75, "--"), (95, ":")):
+        ax.plot(rolls, np.percentile(paths, q, axis=0), style, color="#aa3377", label=f"{q} %")
+    ax.set_xlabel("roll")
+    ax.set_ylabel("seat A's chips")
+    ax.set_title(f"bankroll paths, strategy {run.strategy}")
+    ax.legend(fontsize=7)

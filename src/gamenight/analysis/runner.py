@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gamenight.engine import new_game
@@ -34,6 +34,7 @@ class Run:
     interrupted: bool = False
 
     strategy: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)  # the game's, and a strategy's
 
     @property
     def rate(self) -> float:
@@ -190,4 +191,5 @@ def run(
             _kernel_local(game_id, full, seed, games, tally, progress)
     except KeyboardInterrupt:
         interrupted = True
-    return Run(tally, engine, backend, time.perf_counter() - t0, interrupted, strategy)
+    kept = {**full, "strategy": strategy} if strategy else full
+    return Run(tally, engine, backend, time.perf_counter() - t0, interrupted, strategy, kept)

@@ -73,6 +73,7 @@ def play(
     purse: np.ndarray,
     handle: np.ndarray,
     house: np.ndarray,
+    path: np.ndarray,
 ) -> tuple[int, int, int]:
     """One session; fills ``purse`` with each seat's net result and ``handle``/``house`` with
     the chips decided and the house's result per wager; returns (moves, rolls, bank)."""
@@ -135,6 +136,11 @@ def play(
                         bets[s, w] = 0
                 bank -= won
                 purse[s] += won + back
+            if path.size:
+                chips = purse[0]
+                for w in areas:
+                    chips += bets[0, w]
+                path[rolls] = chips
             seven = a + b + 2 == 7
             if rolls >= max_rolls:
                 break
@@ -200,10 +206,11 @@ def _chunk(seed: np.uint64, lo_g: int, hi_g: int, players: int, bankroll: int, l
     purse = np.empty(players, dtype=np.int64)
     handle = np.zeros(codes.shape[1], dtype=np.int64)
     house = np.zeros(codes.shape[1], dtype=np.int64)
+    no_path = np.zeros(0, dtype=np.int64)
     for g in range(lo_g, hi_g):
         moves, rolls, bank = play(players, bankroll, lo, stay_up, max_rolls, codes, multi,
                                   areas, state, NO_TAPE, pos, bets, purse, handle,
-                                  house)  # fmt: skip
+                                  house, no_path)  # fmt: skip
         figures[0, g] = rolls
         figures[1, g] = moves
         figures[2, g] = bank
@@ -270,5 +277,34 @@ def play_tape(tape: np.ndarray, options: dict[str, Any]) -> tuple[int, int, list
     house = np.zeros(codes.shape[1], dtype=np.int64)
     state = np.zeros(1, dtype=np.uint64)
     moves, _, _ = play(players, bankroll, lo, stay_up, max_rolls, codes, multi, areas,
-                       state, tape, pos, bets, purse, handle, house)  # fmt: skip
+                       state, tape, pos, bets, purse, handle, house,
+                       np.zeros(0, dtype=np.int64))  # fmt: skip
     return -1, int(moves), [int(x) for x in purse], int(pos[0])
+
+
+@njit(cache=True)
+def _paths(seed: np.uint64, sessions: int, players: int, bankroll: int, lo: int, stay_up: bool,
+           max_rolls: int, codes: np.ndarray, multi: np.ndarray, areas: np.ndarray,
+           out: np.ndarray) -> None:  # fmt: skip
+    state = np.empty(1, dtype=np.uint64)
+    state[0] = seed
+    pos = np.zeros(1, dtype=np.int64)
+    bets = np.zeros((players, codes.shape[1]), dtype=np.int64)
+    purse = np.empty(players, dtype=np.int64)
+    handle = np.zeros(codes.shape[1], dtype=np.int64)
+    house = np.zeros(codes.shape[1], dtype=np.int64)
+    for g in range(sessions):
+        path = out[g]
+        path[0] = bankroll
+        _, rolls, _ = play(players, bankroll, lo, stay_up, max_rolls, codes, multi, areas,
+                           state, NO_TAPE, pos, bets, purse, handle, house, path)  # fmt: skip
+        path[rolls + 1 :] = path[rolls]  # a session that ended early keeps its last purse
+
+
+def bankroll_paths(options: dict[str, Any], sessions: int, seed: int = 0) -> np.ndarray:
+    """Seat A's chips after each roll (column 0: the buy-in) over ``sessions`` sessions."""
+    players, bankroll, lo, stay_up, max_rolls, codes, multi, areas = kernel_args(options)
+    out = np.empty((sessions, max_rolls + 1), dtype=np.int64)
+    stream = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0]
+    _paths(stream, sessions, players, bankroll, lo, stay_up, max_rolls, codes, multi, areas, out)
+    return out
