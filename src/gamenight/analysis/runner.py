@@ -168,6 +168,8 @@ def run(
 
         if game_id not in MODULES:
             raise ValueError(f"{game_id} has no compiled kernel yet: use --engine reference")
+        if full.get("live"):
+            raise ValueError("a live table waits for a dealer's dice: simulate it without 'live'")
         if not has_numba():
             raise ValueError(
                 "kernels need Numba: pip install -e '.[kernels]' (or --engine reference)"
