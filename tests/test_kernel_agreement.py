@@ -83,6 +83,10 @@ def casino_on_tape(game: Any, tape: np.ndarray, strategy: str) -> tuple[Any, int
 
 @pytest.mark.parametrize("players", range(1, 9))
 def test_casino_kernel_agrees_with_the_engine(players: int) -> None:
+    """Every strategy, two tables (one where purses run dry: gives up, declines, closing).
+
+    The dealer's own rolls (rule 5.9(d)) never come up with these bots: a seat holding a wager
+    always takes the dice it is offered."""
     from gamenight.bots.casino_bot import STRATEGIES
 
     k = kernel("snake-eyes-casino")
