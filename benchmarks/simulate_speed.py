@@ -137,7 +137,8 @@ def main() -> None:
         print("crapssim: not installed (pip install -e '.[bench]')")
     else:
         print(
-            f"casino rolls per CPU second, benchmark strategy, same rolls: kernel {ours:,.0f}, crapssim "
+            f"casino rolls per CPU second, benchmark strategy, same rolls: kernel {ours:,.0f}, "
+            f"crapssim "
             f"{theirs:,.0f}: {ours / theirs:,.0f}x"
         )
 
