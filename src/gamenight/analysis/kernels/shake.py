@@ -24,7 +24,8 @@ def policy_tables(scoring_faces: int) -> tuple[np.ndarray, np.ndarray]:
 
     values = shake_values(scoring_faces)
     shake_die = np.array([f > 0 and values[0] > f * 10 for f in range(7)], dtype=np.bool_)
-    keep = np.array([keeps_shaking(i * 10, scoring_faces) for i in range(len(values))])
+    # padded by six stops: a hand below the table's end plus one shake never reads past it
+    keep = np.array([keeps_shaking(i * 10, scoring_faces) for i in range(len(values) + 6)])
     return shake_die, keep.astype(np.bool_)
 
 
@@ -134,21 +135,20 @@ def play(
                     total[s] += 10 * f
                     continue
                 shaker = s
-                points = 0
+                units = 0  # points in hand / 10
                 while True:
                     moves += 1
                     shakes += 1
                     hits, c, spare = _shake(k, hits_of, c, spare, tape, pos)
                     if hits == 0:
                         craps += 1
-                        points = 0
+                        units = 0
                         break
-                    points += 10 * hits
+                    units += hits
                     moves += 1
-                    i = points // 10
-                    if not (i < keep.size and keep[i]):
+                    if units >= keep.size or not keep[units]:
                         break
-                total[s] += points
+                total[s] += 10 * units
     # All Shake order: by total, highest first; each tie rolled off, the high roller goes last.
     state[0] = c
     order = np.argsort(-total, kind="mergesort")
