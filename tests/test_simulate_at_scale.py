@@ -77,6 +77,7 @@ def test_cli_simulate_a_calling_game_plays_it_in_simulated_real_time() -> None:
     result = cli.invoke(app, ["simulate", "snap", "--games", "4", "--players", "3"])
     assert result.exit_code == 0, result.output
     assert "wins" in result.stdout and "flips" in result.stdout
+    assert "simulated real time" in result.stdout
 
 
 def test_cli_simulate_casino_reports_net_chips_not_wins() -> None:

@@ -69,6 +69,11 @@ def print_run(run: Run, console: Console) -> None:
         console.print(wins_table(run, head))
         figures = figures_table(run)
     console.print(figures)
+    if tally.game in ("snap", "slap-the-elephant"):
+        console.print(
+            "a calling game: played in simulated real time, every seat a 'normal' bot with "
+            "human-like reaction times (gamenight simulate-realtime sets the levels)"
+        )
     console.print(
         f"{run.engine} engine, {run.backend}: {run.seconds:.2f} s, {run.rate:,.0f} games/s"
     )
