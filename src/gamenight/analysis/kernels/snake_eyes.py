@@ -80,7 +80,9 @@ def play(
             chips[thrower] -= paid
             kitty += paid
             chances = 0
-            thrower = (thrower + 1) % players
+            thrower += 1  # no modulo: a division per 7 thrown costs more than the rest
+            if thrower == players:
+                thrower = 0
         elif up[thrower] & bit:
             chances = 0
             up[thrower] ^= bit
@@ -98,7 +100,9 @@ def play(
                 paid = min(2, max(chips[thrower], 0))
                 chips[thrower] -= paid
                 kitty += paid
-                thrower = (thrower + 1) % players
+                thrower += 1
+                if thrower == players:
+                    thrower = 0
         else:
             if total == 2:
                 got = min(1, kitty)
@@ -109,8 +113,11 @@ def play(
                 chips[thrower] -= paid
                 kitty += paid
             passed = False
-            for step in range(1, players):
-                seat = (thrower + step) % players
+            seat = thrower
+            for _ in range(1, players):
+                seat += 1
+                if seat == players:
+                    seat = 0
                 if up[seat] & bit:
                     thrower = seat
                     up[seat] ^= bit
