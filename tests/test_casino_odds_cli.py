@@ -46,4 +46,4 @@ def test_odds_rich_table_and_errors(tmp_path: Path) -> None:
     f.write_text(json.dumps({"payouts": {"hard6": "7:1"}}))
     bad = runner.invoke(app, ["odds", "snake-eyes-casino", "--table", str(f)])
     assert bad.exit_code == 2 and "rule 4.9 allows" in bad.stderr
-    assert runner.invoke(app, ["odds", "snake-eyes"]).exit_code == 2
+    assert runner.invoke(app, ["odds", "gambler"]).exit_code == 2

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import time
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -33,6 +34,7 @@ Progress = _lazy("rich.progress", "Progress")
 BarColumn = _lazy("rich.progress", "BarColumn")
 MofNCompleteColumn = _lazy("rich.progress", "MofNCompleteColumn")
 TimeRemainingColumn = _lazy("rich.progress", "TimeRemainingColumn")
+TextColumn = _lazy("rich.progress", "TextColumn")
 Table = _lazy("rich.table", "Table")
 
 app = typer.Typer(
@@ -137,56 +139,95 @@ def simulate(
     seed: Annotated[int, typer.Option(help="the same seed gives the same figures")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
     table_file: TableFile = None,
+    engine: Annotated[
+        str, typer.Option(help="kernel (compiled, the default where a game has one) or reference")
+    ] = "auto",
+    backend: Annotated[str, typer.Option(help="local, or ray to spread batches over a cluster")] = (
+        "local"
+    ),
+    address: Annotated[
+        str | None, typer.Option(help="ray: the cluster's address (default: start Ray locally)")
+    ] = None,
+    plot: Annotated[
+        Path | None, typer.Option(help="draw the length histogram and win shares to this PNG")
+    ] = None,
+    strategy: Annotated[
+        str, typer.Option(help="casino: how the bots bet (see gamenight.bots.casino_bot)")
+    ] = "every_area",
 ) -> None:
-    """Play many bot games and print wins by seat, game length and the game's own figures."""
-    from gamenight.analysis.simulate import simulate as run
+    """Play many bot games: win shares with 95 % intervals, game length, each game's figures.
+
+    Statistics stream in constant memory; Ctrl-C stops and prints what was played so far."""
+    from gamenight.analysis.kernels import available
+    from gamenight.analysis.report import print_run
+    from gamenight.analysis.runner import run
 
     settings = {k: v for k, v in casino_settings(game, table_file).items() if k != "players"}
+    if engine == "auto":
+        engine = "kernel" if game in available() else "reference"
+    casino = game == "snake-eyes-casino"
+    if casino:
+        from gamenight.bots.casino_bot import STRATEGIES
+
+        if strategy not in STRATEGIES:
+            raise fail(
+                ValueError(f"--strategy {strategy!r}: choose one of {', '.join(STRATEGIES)}")
+            )
+        settings["strategy"] = strategy
     try:
-        gamenight.new_game(game, players=players, **settings)
         if as_json:
-            sim = run(game, games, players, seed, **settings)
+            result = run(game, games, seed, engine, backend, address, players=players, **settings)
         else:
             with Progress(
                 "[progress.description]{task.description}",
                 BarColumn(),
                 MofNCompleteColumn(),
+                TextColumn("{task.fields[rate]}"),
                 TimeRemainingColumn(),
                 console=err_console,
             ) as bar:
-                task = bar.add_task(f"{game}, {players} players", total=games)
-                sim = run(
-                    game, games, players, seed, on_game=lambda _: bar.advance(task), **settings
-                )
-    except GamenightError as e:
-        raise fail(e) from None
-    out = sim.to_json()
-    edges = None
-    if game == "snake-eyes-casino":
-        # The casino's question: does each wager's observed edge match the exact one?
-        from gamenight.analysis.casino_sim import edge_table, observed_edges
+                task = bar.add_task(f"{game}, {players} players ({engine})", total=games, rate="")
+                t0 = time.perf_counter()
 
-        edges = observed_edges(games=games, players=players, seed=seed, **settings)
+                def advance(done: int) -> None:
+                    rate = done / max(time.perf_counter() - t0, 1e-9)
+                    bar.update(task, completed=done, rate=f"{rate:,.0f} games/s")
+
+                result = run(
+                    game, games, seed, engine, backend, address, advance, players=players,
+                    **settings,
+                )  # fmt: skip
+    except (GamenightError, ValueError) as e:
+        raise fail(e) from None
+    out = result.to_json()
+    edges = None
+    if casino and not result.interrupted:
+        # The casino's question: does each wager's observed edge match the exact one?
+        from gamenight.analysis.casino_sim import edge_table, edges_from_figures, observed_edges
+
+        table_opts = {k: v for k, v in settings.items() if k != "strategy"}
+        if result.engine == "kernel":  # pooled from the very sessions just played
+            table: Any = gamenight.new_game(game, players=players, **table_opts)
+            totals = {k: f.total for k, f in result.tally.figures.items()}
+            edges = edges_from_figures(totals, table.options.table_min, table.pays)
+        else:
+            edges = observed_edges(games=games, players=players, seed=seed, **table_opts)
         out["house_edges"] = [r.to_json() for r in edges]
+    if plot is not None:
+        from gamenight.analysis.plots import plot_run
+
+        try:
+            plot_run(result, plot)
+        except ImportError:
+            raise fail(ValueError("--plot needs matplotlib: pip install -e '.[plot]'")) from None
     if as_json:
         print(json.dumps(out))
         return
-    wins = Table(title=f"{game}: {games} games, {players} players, seed {seed}")
-    wins.add_column("seat")
-    wins.add_column("wins", justify="right")
-    wins.add_column("share", justify="right")
-    for s, w in enumerate(out["wins_by_seat"]):
-        wins.add_row(chr(65 + s), str(w), f"{w / games:.1%}")
-    console.print(wins)
-    figs = Table(title="figures per game")
-    for col in ("figure", "mean", "min", "p50", "p99", "max"):
-        figs.add_column(col, justify="right" if col != "figure" else "left")
-    for k, v in out.items():
-        if isinstance(v, dict) and "mean" in v:
-            figs.add_row(k, *(f"{v[c]:.2f}" for c in ("mean", "min", "p50", "p99", "max")))
-    console.print(figs)
+    print_run(result, console)
     if edges is not None:
         console.print(edge_table(edges))
+    if plot is not None:
+        console.print(f"plot written to {plot}")
 
 
 REALTIME = ("snap", "slap-the-elephant")
@@ -343,24 +384,76 @@ def snap_table(
 
 @app.command()
 def odds(
-    game: Annotated[str, typer.Argument(help="game id; exact odds exist for snake-eyes-casino")],
+    game: Annotated[str, typer.Argument(help="snake-eyes, shake or snake-eyes-casino")],
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
     table_file: Annotated[
         Path | None,
         typer.Option("--table", help="a JSON file of table settings", exists=True, dir_okay=False),
     ] = None,
+    strategy: Annotated[
+        str | None, typer.Option(help="casino: risk of ruin for one player betting this way")
+    ] = None,
+    bankroll: Annotated[int, typer.Option(min=1, help="casino: chips bought in")] = 1000,
+    unit: Annotated[int, typer.Option(min=1, help="casino: chips a wager (the table min)")] = 5,
+    rolls: Annotated[int, typer.Option(min=1, max=10_000, help="casino: session length")] = 100,
 ) -> None:
-    """Exact odds (fractions, never sampled) of every wager under every payout option."""
+    """Exact figures, never sampled: Markov chains, dynamic programmes, exact fractions."""
+    report: dict[str, Any]
+    if game in ("snake-eyes", "shake"):
+        if table_file is not None:
+            raise fail(ValueError("--table holds settings of snake-eyes-casino tables"))
+        from gamenight.analysis import odds_print
+
+        try:
+            if game == "snake-eyes":
+                from gamenight.analysis.snake_eyes_odds import report as se_report
+
+                report = se_report()
+            else:
+                from gamenight.analysis.shake_odds import report as shake_report
+
+                report = shake_report()
+        except ImportError:
+            need = "exact analysis needs Numba: pip install -e '.[kernels]'"
+            raise fail(ValueError(need)) from None
+        if as_json:
+            print(json.dumps(report))
+        elif game == "snake-eyes":
+            odds_print.print_snake_eyes(report, console)
+        else:
+            odds_print.print_shake(report, console)
+        return
+    if game != "snake-eyes-casino":
+        known = "snake-eyes, shake and snake-eyes-casino"
+        raise fail(ValueError(f"exact odds are worked out for {known}, not {game!r}"))
     from gamenight.analysis.casino_odds import odds_report, print_odds
 
     try:
         report = odds_report(game, table_file.read_text() if table_file else None)
+        if strategy is not None:
+            from gamenight.analysis.casino_risk import risk_of_ruin
+            from gamenight.bots.casino_bot import STRATEGIES
+            from gamenight.games.snake_eyes_casino import table_settings
+
+            if strategy not in STRATEGIES:
+                choose = ", ".join(STRATEGIES)
+                raise ValueError(f"--strategy {strategy!r}: choose one of {choose}")
+            table = table_settings(table_file.read_text()) if table_file else {}
+            table = {k: v for k, v in table.items() if k in ("payouts", "winners_stay_up")}
+            report["risk"] = risk_of_ruin(strategy, bankroll, unit, rolls, **table)
     except (GamenightError, ValueError) as e:
         raise fail(e) from None
     if as_json:
         print(json.dumps(report))
-    else:
-        print_odds(report, console)
+        return
+    print_odds(report, console)
+    if "risk" in report:
+        r = report["risk"]
+        console.print(
+            f"one player, {r['strategy']}, bankroll {bankroll} in units of {unit}, at most "
+            f"{rolls} rolls: risk of ruin {r['risk_of_ruin']:.4%}, "
+            f"expected rolls {r['expected_rolls']:.3f}"
+        )
 
 
 @app.command()

@@ -106,3 +106,19 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def edges_from_figures(
+    totals: dict[str, int], unit: int, pays: dict[str, str], z: float = 4.0
+) -> list[EdgeRow]:
+    """Edge rows from pooled ``handle_<wager>`` and ``house_<wager>`` totals (a kernel run)."""
+    rows = []
+    for w in WAGERS:
+        handle = totals.get(f"handle_{w}", 0)
+        if not handle:
+            continue
+        n = handle // unit
+        exact = wager_odds(WAGERS[w], pays[w]).house_edge
+        tol = z * decision_sd(w, pays[w]) / math.sqrt(max(n, 1))
+        rows.append(EdgeRow(w, pays[w], n, totals[f"house_{w}"] / handle, exact, tol))
+    return rows

@@ -27,6 +27,25 @@ def default_bots(game_id: str, seat: int, seed: int) -> Bot:
     return make_bot(game_id, "sensible", seed=seed)
 
 
+def seated_bots(game_id: str, players: int, game_seed: int) -> list[Bot]:
+    """Each seat's sensible bot, seeded from the game's seed."""
+    return [default_bots(game_id, s, game_seed + s) for s in range(players)]
+
+
+def reference_figures(state: State) -> dict[str, int]:
+    """A finished game's whole-number figures: its length, its own stats, each seat's result."""
+    out = {"moves": len(state.moves)}
+    for k, v in state.stats().items():
+        out[k] = int(v)
+    if state.game.id == "snake-eyes":
+        for s, p in enumerate(state.purse):  # type: ignore[attr-defined]
+            out[f"chips_{chr(65 + s)}"] = state.ledger[p]
+    elif state.game.id == "snake-eyes-casino":
+        for s in range(state.players):
+            out[f"net_{chr(65 + s)}"] = int(state.returns()[s])
+    return out
+
+
 def play_out(state: State, bots: list[Bot], max_moves: int = 1_000_000) -> State:
     """Play ``state`` to the end: chance from its RNG, each actor's bot in seat order."""
     is_terminal, is_chance, actors = state.is_terminal, state.is_chance, state.actors

@@ -1,0 +1,183 @@
+"""Simulation speed: compiled kernels against the reference engine, all measured in one run.
+
+For each game with a kernel, on one core: kernel games/s, reference-engine games/s and their
+ratio. Snake Eyes also against the NumPy bound (drawing the same number of dice in bulk with
+``Generator.integers``). Then the scaling from one core to all of them, a two-worker Ray run,
+and peak memory as the number of games grows (it must stay flat: only tallies are kept).
+
+    python benchmarks/simulate_speed.py [--seconds 3] [--memory-games 100000000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import time
+
+import numba
+import numpy as np
+
+import gamenight
+from gamenight.analysis.runner import CHUNK, run
+from gamenight.analysis.simulate import play_out, seated_bots
+
+GAMES = ("snake-eyes", "shake", "snake-eyes-casino")  # the games with a kernel so far
+
+
+def reference_rate(game_id: str, seconds: float) -> tuple[float, float]:
+    """Two-player games of the reference engine with the sensible bots: per wall-clock second
+    and per CPU second of this process (the fair figure on a shared, loaded machine)."""
+    game = gamenight.new_game(game_id, players=2)
+    rng = random.Random(0)
+    done, start, cpu = 0, time.perf_counter(), time.process_time()
+    while time.perf_counter() - start < seconds:
+        seed = rng.getrandbits(63)
+        play_out(game.new_state(seed=seed), seated_bots(game_id, 2, seed))
+        done += 1
+    return done / (time.perf_counter() - start), done / (time.process_time() - cpu)
+
+
+def kernel_rate(game_id: str, seconds: float, threads: int) -> tuple[float, float]:
+    """Kernel games per wall-clock second and per CPU second on ``threads`` threads, warm."""
+    numba.set_num_threads(threads)
+    run(game_id, 2 * CHUNK, players=2)  # compile or load from the cache
+    games = 4 * CHUNK * threads
+    while True:
+        cpu = time.process_time()
+        result = run(game_id, games, players=2)
+        if result.seconds >= seconds:
+            return result.rate, games / (time.process_time() - cpu)
+        games = int(games * min(8.0, 1.2 * seconds / max(result.seconds, 1e-3)))
+
+
+def numpy_bound(dice: int) -> float:
+    """CPU seconds to draw ``dice`` dice with Generator.integers in bulk (10 million at once)."""
+    g = np.random.default_rng(0)
+    start = time.process_time()
+    for i in range(0, dice, 10_000_000):
+        g.integers(0, 6, size=min(10_000_000, dice - i), dtype=np.int8)
+    return time.process_time() - start
+
+
+def casino_against_crapssim(rolls: int) -> tuple[float, float]:
+    """Rolls/s of the casino kernel and of crapssim: one player, the same bets, the same rolls.
+
+    The strategy is ``benchmark`` (hard 6, hard 8, field, 6 and 8 at the minimum); crapssim
+    keeps HardWay 6/8, Field and Place 6/8 up. Both read one list of dice."""
+    import crapssim
+    from crapssim.bet import Field, HardWay, Place
+    from crapssim.strategy.tools import AddIfNotBet, AggregateStrategy
+
+    from gamenight.analysis.kernels import kernel
+
+    tape = np.random.default_rng(7).integers(0, 6, size=2 * rolls, dtype=np.int8)
+    opts = dict(gamenight.new_game("snake-eyes-casino", players=1, bankroll=10**9,
+                                   max_rolls=rolls).options_dict())  # fmt: skip
+    opts["strategy"] = "benchmark"
+    k = kernel("snake-eyes-casino")
+    k.play_tape(tape[:200], {**opts, "max_rolls": 100})  # compile or load from the cache
+    start = time.process_time()
+    k.play_tape(tape, opts)
+    ours = rolls / (time.process_time() - start)
+    table = crapssim.Table(seed=1)
+    strategy = AggregateStrategy(
+        AddIfNotBet(HardWay(6, 5)),
+        AddIfNotBet(HardWay(8, 5)),
+        AddIfNotBet(Field(5)),
+        AddIfNotBet(Place(6, 6)),
+        AddIfNotBet(Place(8, 6)),
+    )
+    table.add_player(bankroll=10**9, strategy=strategy)
+    few = min(rolls, 20_000)  # crapssim is slow: time it on the first rolls of the same list
+    dice = [(int(tape[2 * i]) + 1, int(tape[2 * i + 1]) + 1) for i in range(few)]
+    start = time.process_time()
+    table.fixed_run(dice, verbose=False)
+    theirs = few / (time.process_time() - start)
+    return ours, theirs
+
+
+def peak_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--memory-games", type=int, default=100_000_000)
+    args = ap.parse_args()
+    cores = numba.get_num_threads()
+    load = f"{os.getloadavg()[0]:.1f}"
+    print(f"one core unless said; {cores} cores; load average {load}")
+    print("two players; games per wall-clock second, and per CPU second (in brackets)")
+    print(f"{'game':18} {'kernel games/s':>26} {'reference games/s':>22} {'ratio (CPU)':>12}")
+    for game_id in GAMES:
+        fast, fast_cpu = kernel_rate(game_id, args.seconds, 1)
+        ref, ref_cpu = reference_rate(game_id, args.seconds)
+        print(
+            f"{game_id:18} {fast:12,.0f} ({fast_cpu:11,.0f}) {ref:9,.1f} ({ref_cpu:9,.1f}) "
+            f"{fast_cpu / ref_cpu:11,.0f}x"
+        )
+
+    numba.set_num_threads(1)
+    cpu = time.process_time()
+    result = run("snake-eyes", 2_000_000, players=2)
+    cpu = time.process_time() - cpu
+    throws = result.tally.figures["moves"].total  # every move is a throw, the throw-off too
+    bound = numpy_bound(2 * throws)
+    print(
+        f"snake-eyes throws per CPU second: kernel {throws / cpu:,.0f}, NumPy bound "
+        f"{throws / bound:,.0f} (2 dice a throw): {bound / cpu:.0%} of the bound"
+    )
+
+    try:
+        ours, theirs = casino_against_crapssim(1_000_000)
+    except ImportError:
+        print("crapssim: not installed (pip install -e '.[bench]')")
+    else:
+        print(
+            f"casino rolls per CPU second, benchmark strategy, same rolls: kernel {ours:,.0f}, "
+            f"crapssim "
+            f"{theirs:,.0f}: {ours / theirs:,.0f}x"
+        )
+
+    print("scaling (wall clock; on a loaded machine the cores are not ours to scale onto):")
+    for game_id in GAMES:
+        one, one_cpu = kernel_rate(game_id, args.seconds, 1)
+        every, every_cpu = kernel_rate(game_id, args.seconds, cores)
+        print(
+            f"  {game_id} 1 -> {cores} threads: {one:,.0f} -> {every:,.0f} games/s "
+            f"({every / one:.2f}x); per CPU second {one_cpu:,.0f} -> {every_cpu:,.0f} "
+            f"(parallel efficiency {every_cpu / one_cpu:.0%})"
+        )
+
+    try:
+        import ray
+    except ImportError:
+        print("ray: not installed (pip install -e '.[cluster]')")
+    else:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        numba.set_num_threads(1)
+        run("shake", 8 * CHUNK, backend="ray", players=2)  # workers start and compile
+        games = 64 * CHUNK
+        far = run("shake", games, backend="ray", players=2)
+        near = run("shake", games, players=2)
+        print(
+            f"shake on a 2-worker Ray: {far.rate:,.0f} games/s vs {near.rate:,.0f} on one core "
+            f"({far.rate / near.rate:.2f}x)"
+        )
+        ray.shutdown()
+
+    numba.set_num_threads(cores)
+    print("peak memory while the number of games grows (constant-memory tallies):")
+    games = 1_000_000
+    while games <= args.memory_games:
+        result = run("snake-eyes", games, players=2)
+        print(f"  {games:>13,} games: {result.seconds:8.1f} s, peak {peak_mib():7.1f} MiB")
+        games *= 10
+    print("gambler, snap, slap-the-elephant: no kernel yet; nothing to compare.")
+
+
+if __name__ == "__main__":
+    main()

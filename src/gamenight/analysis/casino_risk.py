@@ -1,0 +1,43 @@
+"""Risk of ruin and expected session length at the casino table, exactly (one player).
+
+The player buys in with a bankroll, bets a strategy (``bots.casino_bot``) one table minimum a
+wager, re-placing each wager as soon as it is decided, while the purse allows; the session ends
+when the purse cannot cover a wager and nothing is left on the layout (ruin), or at the roll
+limit. A Markov chain over the purse (in table minimums) and the multi-roll wagers still up.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+def risk_of_ruin(strategy: str, bankroll: int, unit: int, rolls: int,
+                 **table: Any) -> dict[str, Any]:  # fmt: skip
+    """Chance of ruin before ``rolls`` rolls and the expected number of rolls played."""
+    from gamenight.analysis.kernels.casino import tables
+    from gamenight.analysis.kernels.exact import casino_ruin
+    from gamenight.engine import new_game
+
+    opts: Any = new_game(
+        "snake-eyes-casino", players=1, bankroll=bankroll, table_min=unit, max_rolls=rolls,
+        **table,
+    ).options  # fmt: skip
+    codes, multi, areas = tables(opts.model_dump(), strategy)
+    sub = codes[:, areas]
+    bits = np.zeros(areas.size, dtype=np.int64)
+    k = 0
+    for i, a in enumerate(areas):
+        if multi[a]:
+            bits[i] = 1 << k
+            k += 1
+    ruin, length = casino_ruin(bankroll // unit, rolls, sub, bits, opts.winners_stay_up)
+    return {
+        "strategy": strategy,
+        "bankroll": bankroll,
+        "unit": unit,
+        "max_rolls": rolls,
+        "risk_of_ruin": float(ruin),
+        "expected_rolls": float(length),
+    }

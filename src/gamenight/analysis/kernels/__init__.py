@@ -1,0 +1,35 @@
+"""Compiled kernels, one module per game: fast copies of the engine's rules, checked against it.
+
+Each module offers ``batch(seeds, sizes, options) -> (winners, figures)`` for a batch of chunks
+(one independent stream each) and ``play_tape(tape, options)`` for one game on given dice.
+Numba is an optional extra (``pip install -e '.[kernels]'``); without it ``available()`` is empty.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+MODULES = {
+    "snake-eyes": "snake_eyes",
+    "shake": "shake",
+    "snake-eyes-casino": "casino",
+}
+
+
+def has_numba() -> bool:
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def available() -> list[str]:
+    """Games with a compiled kernel on this install."""
+    return sorted(MODULES) if has_numba() else []
+
+
+def kernel(game_id: str) -> ModuleType:
+    """The kernel module of ``game_id`` (KeyError when it has none)."""
+    return importlib.import_module(f"{__name__}.{MODULES[game_id]}")

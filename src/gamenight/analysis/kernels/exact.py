@@ -1,0 +1,286 @@
+"""Compiled inner loops of the exact analyses (the chains are too big for plain Python)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+CARD_WAYS = np.array([1, 2, 3, 4, 5, 5, 4, 3, 2, 1], dtype=np.float64)  # #2-#6, #8-#12
+FULL = (1 << 10) - 1
+
+
+@njit(cache=True)
+def _solve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    n = b.size
+    for col in range(n):
+        piv = col
+        for r in range(col + 1, n):
+            if abs(a[r, col]) > abs(a[piv, col]):
+                piv = r
+        for k in range(n):
+            a[col, k], a[piv, k] = a[piv, k], a[col, k]
+        b[col], b[piv] = b[piv], b[col]
+        for r in range(col + 1, n):
+            f = a[r, col] / a[col, col]
+            for k in range(col, n):
+                a[r, k] -= f * a[col, k]
+            b[r] -= f * b[col]
+    x = np.zeros(n)
+    for r in range(n - 1, -1, -1):
+        s = b[r]
+        for k in range(r + 1, n):
+            s -= a[r, k] * x[k]
+        x[r] = s / a[r, r]
+    return x
+
+
+@njit(cache=True)
+def snake_eyes_two_player() -> np.ndarray:
+    """Expected throws left from every state (row A, row B, thrower, chances) of a 2-player game."""
+    p = CARD_WAYS / 36.0
+    seven = 6.0 / 36.0
+    e = np.zeros((FULL + 1, FULL + 1, 2, 4))
+    m = np.empty((8, 8))
+    rhs = np.empty(8)
+    for a in range(1, FULL + 1):
+        for b in range(1, FULL + 1):
+            m[:] = 0.0
+            for s in range(8):
+                m[s, s] = 1.0
+                rhs[s] = 1.0
+            for t in range(2):
+                me = a if t == 0 else b
+                other = b if t == 0 else a
+                for c in range(4):
+                    s = t * 4 + c
+                    m[s, (1 - t) * 4] -= seven
+                    for i in range(10):
+                        bit = 1 << i
+                        if me & bit:
+                            nxt = me & ~bit
+                            if nxt:
+                                if t == 0:
+                                    rhs[s] += p[i] * e[nxt, other, 0, 0]
+                                else:
+                                    rhs[s] += p[i] * e[other, nxt, 1, 0]
+                        elif c > 1:
+                            m[s, t * 4 + c - 1] -= p[i]
+                        elif c == 1:
+                            m[s, (1 - t) * 4] -= p[i]
+                        elif other & bit:
+                            nxt = other & ~bit
+                            if nxt:
+                                if t == 0:
+                                    rhs[s] += p[i] * e[me, nxt, 1, 0]
+                                else:
+                                    rhs[s] += p[i] * e[nxt, me, 0, 0]
+                        else:
+                            m[s, t * 4 + 3] -= p[i]
+            x = _solve(m.copy(), rhs.copy())
+            for s in range(8):
+                e[a, b, s // 4, s % 4] = x[s]
+    return e
+
+
+# --- Shake, two players: win probability under optimal play by both (ties count one half) ----
+# Points are in units of 10. ``w`` arrays are indexed by lead + D, clamped to [-D, D].
+
+
+@njit(cache=True)
+def _w(w: np.ndarray, lead: int, d: int) -> float:
+    return w[min(max(lead, -d), d) + d]
+
+
+@njit(cache=True)
+def shake_turn(e: int, w: np.ndarray, d: int, p: np.ndarray, cap: int) -> np.ndarray:
+    """``t[i]``: the shaker's win chance with ``i`` units in hand, base lead ``e``, playing on
+    optimally; stopping sends the game to the position ``w`` (the next round) at lead e + i."""
+    t = np.empty(cap + 7)
+    for i in range(cap, cap + 7):
+        t[i] = _w(w, e + i, d)
+    crap = p[0] * _w(w, e, d)
+    for i in range(cap - 1, 0, -1):
+        cont = crap
+        for j in range(1, 7):
+            cont += p[j] * t[i + j]
+        t[i] = max(_w(w, e + i, d), cont)
+    t[0] = crap
+    for j in range(1, 7):
+        t[0] += p[j] * t[j]  # the shake chosen: its first throw is not a choice
+    return t
+
+
+@njit(cache=True)
+def follower(p: np.ndarray, size: int) -> np.ndarray:
+    """All Shake, the last to shake: ``v[h]`` its win chance needing more than ``h`` units, at
+    the moment it may stop or shake (h <= 0: level or ahead)."""
+    v = np.empty(size + 7)  # index h + 6
+    for h in range(-6, 0):
+        v[h + 6] = 1.0
+    for h in range(0, size + 1):
+        s = 0.0
+        for j in range(1, 7):
+            s += p[j] * v[h - j + 6]
+        v[h + 6] = max(0.5, s) if h == 0 else s
+    return v
+
+
+@njit(cache=True)
+def follower_start(v: np.ndarray, p: np.ndarray, gap: int) -> float:
+    """The last shaker's chance before its first (forced) throw, ``gap`` units behind."""
+    s = p[0] * (0.5 if gap == 0 else 0.0)
+    for j in range(1, 7):
+        s += p[j] * v[gap - j + 6]
+    return s
+
+
+@njit(cache=True)
+def leader_turn(lead: int, v: np.ndarray, p: np.ndarray, cap: int) -> np.ndarray:
+    """All Shake, the first to shake with ``lead`` >= 0: ``u[i]`` its chance with i in hand."""
+    u = np.empty(cap + 7)
+    for i in range(cap, cap + 7):
+        u[i] = 1.0 - follower_start(v, p, lead + i)
+    crap = p[0] * (1.0 - follower_start(v, p, lead))
+    for i in range(cap - 1, 0, -1):
+        cont = crap
+        for j in range(1, 7):
+            cont += p[j] * u[i + j]
+        u[i] = max(1.0 - follower_start(v, p, lead + i), cont)
+    u[0] = crap
+    for j in range(1, 7):
+        u[0] += p[j] * u[j]
+    return u
+
+
+@njit(cache=True)
+def shake_win_dp(rounds: int, p: np.ndarray, d: int, cap: int) -> tuple[np.ndarray, np.ndarray]:
+    """``w[r, lead + d]``: win chance before round r (r = rounds is the All Shake round) and
+    ``sv[r, e + d + 6]``: a shaker's chance in round r with base lead e, both under optimal play."""
+    w = np.empty((rounds + 1, 2 * d + 1))
+    sv = np.empty((rounds, 2 * d + 13))
+    v = follower(p, d + cap + 7)
+    for lead in range(0, d + 1):
+        u0 = leader_turn(lead, v, p, cap)[0] if lead > 0 else 0.5
+        w[rounds, lead + d] = u0
+        w[rounds, -lead + d] = 1.0 - u0
+    for r in range(rounds - 1, -1, -1):
+        wn = w[r + 1]
+        for e in range(-d - 6, d + 7):
+            sv[r, e + d + 6] = shake_turn(e, wn, d, p, cap)[0]
+        for lead in range(-d, d + 1):
+            total = 0.0
+            for a in range(1, 7):
+                for b in range(1, 7):
+                    if a == b:
+                        continue
+                    mine = sv[r, min(max(lead - b, -d - 6), d + 6) + d + 6]
+                    theirs = 1.0 - sv[r, min(max(-(lead + a), -d - 6), d + 6) + d + 6]
+                    both_take = _w(wn, lead + a - b, d)
+                    if a > b:  # I choose first: take (then they choose) or shake
+                        total += max(min(both_take, theirs), mine)
+                    else:  # they choose first: take (then I choose) or shake
+                        total += min(max(both_take, mine), theirs)
+            w[r, lead + d] = total / 30.0
+    return w, sv
+
+
+# --- Casino, one player betting a strategy: risk of ruin and session length ------------------
+
+
+@njit(cache=True)
+def _settle_set(placed: np.ndarray, roll: int, codes: np.ndarray, multi_bit: np.ndarray,
+                stay_up: bool) -> tuple[int, int]:  # fmt: skip
+    """Units back to the purse and the multi-roll areas still up after ``roll``."""
+    back = 0
+    up = 0
+    for i in range(placed.size):
+        if not placed[i]:
+            continue
+        code = codes[roll, i]
+        if code < 0:
+            up |= multi_bit[i]
+            continue
+        if code == 0:
+            continue
+        back += code
+        if stay_up and multi_bit[i]:
+            up |= multi_bit[i]
+        else:
+            back += 1
+    return back, up
+
+
+@njit(cache=True)
+def casino_ruin(units: int, rolls: int, codes: np.ndarray, multi_bit: np.ndarray,
+                stay_up: bool) -> tuple[float, float]:  # fmt: skip
+    """(chance of running out before ``rolls`` rolls, expected rolls) for one player with
+    ``units`` table minimums who keeps one unit on each area (columns of ``codes``) while it can.
+
+    The state between rolls is the purse in units and which multi-roll wagers are still up;
+    the distribution is pushed forward roll by roll. A purse too big to run out in the rolls
+    left is counted as surviving them all."""
+    n = codes.shape[1]
+    masks = 1
+    for i in range(n):
+        if multi_bit[i]:
+            masks *= 2
+    top = max(units, n * rolls) + 1
+    dist = np.zeros((top, masks))
+    dist[units, 0] = 1.0
+    ruin = 0.0
+    length = 0.0
+    placed = np.empty(n, dtype=np.bool_)
+    full_back = np.empty(36, dtype=np.int64)
+    full_up = np.empty(36, dtype=np.int64)
+    placed[:] = True
+    for r in range(36):
+        full_back[r], full_up[r] = _settle_set(placed, r, codes, multi_bit, stay_up)
+    for t in range(rolls):
+        left = rolls - t - 1
+        new = np.zeros_like(dist)
+        for p in range(top):
+            for m in range(masks):
+                mass = dist[p, m]
+                if mass == 0.0:
+                    continue
+                if p >= n:  # every missing area is placed
+                    cost = 0
+                    for i in range(n):
+                        if not (multi_bit[i] and (m & multi_bit[i])):
+                            cost += 1
+                    purse = p - cost
+                    length += mass
+                    for r in range(36):
+                        q = purse + full_back[r]
+                        share = mass / 36.0
+                        if q >= n * left:
+                            length += share * left
+                        else:
+                            new[q, full_up[r]] += share
+                    continue
+                purse = p
+                anything = False
+                for i in range(n):
+                    if multi_bit[i] and (m & multi_bit[i]):
+                        placed[i] = True
+                        anything = True
+                    elif purse >= 1:
+                        placed[i] = True
+                        purse -= 1
+                        anything = True
+                    else:
+                        placed[i] = False
+                if not anything:
+                    ruin += mass
+                    continue
+                length += mass
+                for r in range(36):
+                    back, up = _settle_set(placed, r, codes, multi_bit, stay_up)
+                    q = purse + back
+                    share = mass / 36.0
+                    if q >= n * left:
+                        length += share * left
+                    else:
+                        new[q, up] += share
+        dist = new
+    return ruin, length

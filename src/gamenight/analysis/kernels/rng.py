@@ -1,0 +1,106 @@
+"""The kernels' dice: a SplitMix64 stream per chunk, or a tape of given faces for agreement tests.
+
+A chunk's stream is seeded from ``SeedSequence(seed).spawn``-style keys (see ``chunk_seeds``), so a
+chunk draws the same dice whatever thread or Ray worker plays it. A non-empty ``tape`` replaces
+the stream: dice are then read in order from it (values 0-5, a die showing ``value + 1``), which
+lets a test hand the kernel and the reference engine the very same chance outcomes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+GAMMA = np.uint64(0x9E3779B97F4A7C15)
+MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+MIX2 = np.uint64(0x94D049BB133111EB)
+LOW32 = np.uint64(0xFFFFFFFF)
+SIX = np.uint64(6)
+S30, S27, S31, S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
+REJECT = np.uint64(4)  # 2**32 mod 6: low products below it would bias a die; they are redrawn
+
+NO_TAPE = np.zeros(0, dtype=np.int8)
+
+
+def chunk_seeds(seed: int, first: int, count: int) -> np.ndarray:
+    """Seeds of chunks ``first .. first + count - 1`` of a run: independent of how it is split."""
+    out = np.empty(count, dtype=np.uint64)
+    for i in range(count):
+        ss = np.random.SeedSequence(seed, spawn_key=(first + i,))
+        out[i] = ss.generate_state(1, dtype=np.uint64)[0]
+    return out
+
+
+@njit(cache=True, inline="always")
+def next64(state: np.ndarray) -> np.uint64:
+    """SplitMix64: one 64-bit output; ``state[0]`` is the stream's counter."""
+    z = state[0] + GAMMA
+    state[0] = z
+    z = (z ^ (z >> S30)) * MIX1
+    z = (z ^ (z >> S27)) * MIX2
+    return z ^ (z >> S31)
+
+
+@njit(cache=True, inline="always")
+def d6(state: np.ndarray, tape: np.ndarray, pos: np.ndarray) -> np.int64:
+    """One die, 0-5: the next tape value, else an unbiased draw (Lemire's multiply, rejection)."""
+    if tape.size:
+        v = tape[pos[0]]
+        pos[0] += 1
+        return np.int64(v)
+    while True:
+        m = (next64(state) >> S32) * SIX
+        if (m & LOW32) >= REJECT:
+            return np.int64(m >> S32)
+
+
+@njit(cache=True, inline="always")
+def two_d6(state: np.ndarray, tape: np.ndarray, pos: np.ndarray) -> tuple[np.int64, np.int64]:
+    """Two dice, 0-5 each, from one 64-bit draw (its two halves) unless a tape is given."""
+    if tape.size:
+        a = tape[pos[0]]
+        b = tape[pos[0] + 1]
+        pos[0] += 2
+        return np.int64(a), np.int64(b)
+    while True:
+        x = next64(state)
+        m1 = (x >> S32) * SIX
+        m2 = (x & LOW32) * SIX
+        if (m1 & LOW32) >= REJECT and (m2 & LOW32) >= REJECT:
+            return np.int64(m1 >> S32), np.int64(m2 >> S32)
+
+
+SHAKE_OUTCOMES = np.uint64(6**6)  # ordered throws of six dice
+SHAKE_REJECT = np.uint64(2**32 % 6**6)
+
+
+@njit(cache=True, inline="always")
+def uniform_6pow6(state: np.ndarray) -> np.int64:
+    """An unbiased whole number in [0, 6**6): one throw of six dice from one draw."""
+    while True:
+        m = (next64(state) >> S32) * SHAKE_OUTCOMES
+        if (m & LOW32) >= SHAKE_REJECT:
+            return np.int64(m >> S32)
+
+
+@njit(cache=True, inline="always")
+def mix(s: Any) -> tuple[Any, Any]:
+    """SplitMix64 on a local counter: (next counter, output), kept in registers by the caller."""
+    s = s + GAMMA
+    z = s
+    z = (z ^ (z >> S30)) * MIX1
+    z = (z ^ (z >> S27)) * MIX2
+    return s, z ^ (z >> S31)
+
+
+@njit(cache=True, inline="always")
+def pair(s: Any, n: Any, reject: Any) -> tuple[Any, Any, Any]:
+    """Two unbiased whole numbers in [0, n) from one 64-bit output (``reject`` = 2**32 mod n)."""
+    while True:
+        s, z = mix(s)
+        m1 = (z >> S32) * n
+        m2 = (z & LOW32) * n
+        if (m1 & LOW32) >= reject and (m2 & LOW32) >= reject:
+            return s, np.int64(m1 >> S32), np.int64(m2 >> S32)

@@ -1,0 +1,70 @@
+"""Pictures of a simulation run (matplotlib, an optional extra): length and win shares."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .runner import Run
+
+LENGTHS = ("throws", "moves", "rolls", "flips", "turns")  # the first a game has is its length
+
+
+def plot_run(run: Run, path: Path) -> None:
+    """Game-length histogram and win share by seat with 95 % intervals (casino: net chips)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    tally = run.tally
+    casino = tally.game == "snake-eyes-casino" and bool(run.options)
+    length = next((k for k in LENGTHS if k in tally.figures), None)
+    fig, axes = plt.subplots(1, 3 if casino else 2, figsize=(16 if casino else 11, 4.2))
+    left, right = axes[0], axes[1]
+    if casino:
+        _bankroll_paths(axes[2], run)
+    if length is not None:
+        counts = tally.figures[length].counts
+        xs = sorted(counts)
+        left.bar(xs, [counts[x] / tally.games for x in xs], width=1.0, color="#4477aa")
+        left.set_xlabel(length)
+        left.set_ylabel("share of games")
+        left.set_title(f"{tally.game}: game length ({tally.games:,} games)")
+    seats = [chr(65 + s) for s in range(tally.players)]
+    if tally.game == "snake-eyes-casino":
+        nets = [tally.figures.get(f"net_{s}") for s in seats]
+        means = [f.mean if f else 0.0 for f in nets]
+        errs = [(f.ci()[1] - f.mean) if f else 0.0 for f in nets]
+        right.bar(seats, means, yerr=errs, capsize=4, color="#aa3377")
+        right.set_ylabel("mean net chips per session (95 % interval)")
+        right.set_title(f"net result by seat, strategy {run.strategy}")
+    else:
+        shares = tally.shares()
+        ys = [s["share"] for s in shares]
+        lo = [s["share"] - s["ci95"][0] for s in shares]
+        hi = [s["ci95"][1] - s["share"] for s in shares]
+        right.bar(seats, ys, yerr=[lo, hi], capsize=4, color="#228833")
+        right.set_ylabel("win share (95 % interval)")
+        right.set_title("wins by seat")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def _bankroll_paths(ax: Any, run: Run) -> None:
+    """Seat A's chips roll by roll: a few sessions, and the 5/25/50/75/95 % quantiles of 2,000."""
+    import numpy as np
+
+    from .kernels.casino import bankroll_paths
+
+    paths = bankroll_paths(run.options, 2000, seed=0)
+    rolls = np.arange(paths.shape[1])
+    for p in paths[:30]:
+        ax.plot(rolls, p, color="#bbbbbb", linewidth=0.6)
+    for q, style in ((5, ":"), (25, "--"), (50, "-"), (75, "--"), (95, ":")):
+        ax.plot(rolls, np.percentile(paths, q, axis=0), style, color="#aa3377", label=f"{q} %")
+    ax.set_xlabel("roll")
+    ax.set_ylabel("seat A's chips")
+    ax.set_title(f"bankroll paths, strategy {run.strategy}")
+    ax.legend(fontsize=7)

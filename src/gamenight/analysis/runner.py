@@ -1,0 +1,197 @@
+"""Simulation at scale: chunks of games on a kernel or the reference engine, tallied as they go.
+
+A run of N games is cut into fixed chunks of ``CHUNK`` games; chunk i always draws from the same
+stream (``rng.chunk_seeds``), so the figures depend on the seed and N only, not on the threads,
+the batch sizes or the Ray workers that played the chunks. Only tallies are kept (constant
+memory), and a Ctrl-C between batches returns what has been tallied so far.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from gamenight.engine import new_game
+
+from .stats import Tally
+
+CHUNK = 4096  # games per chunk: one stream each
+REALTIME = ("snap", "slap-the-elephant")
+Progress = Callable[[int], None]  # called with games finished so far
+
+
+@dataclass
+class Run:
+    """A run's tally and how it went."""
+
+    tally: Tally
+    engine: str
+    backend: str
+    seconds: float
+    interrupted: bool = False
+
+    strategy: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)  # the game's, and a strategy's
+
+    @property
+    def rate(self) -> float:
+        return self.tally.games / self.seconds if self.seconds > 0 else 0.0
+
+    def to_json(self, timing: bool = False) -> dict[str, Any]:
+        """The figures (repeatable for a seed); ``timing`` adds the wall-clock ones."""
+        out = self.tally.to_json()
+        out["engine"] = self.engine
+        out["interrupted"] = self.interrupted
+        if self.strategy:
+            out["strategy"] = self.strategy
+        if timing:
+            out["backend"] = self.backend
+            out["seconds"] = round(self.seconds, 3)
+            out["games_per_second"] = self.rate
+        return out
+
+
+def chunk_sizes(games: int, first: int, count: int) -> list[int]:
+    return [min(CHUNK, games - c * CHUNK) for c in range(first, first + count)]
+
+
+def kernel_batch(game_id: str, options: dict[str, Any], seed: int, games: int,
+                 first: int, count: int) -> Tally:  # fmt: skip
+    """Chunks ``first .. first + count - 1`` of a run, played by the game's kernel."""
+    import numpy as np
+
+    from .kernels import kernel
+    from .kernels.rng import chunk_seeds
+
+    k = kernel(game_id)
+    sizes = np.array(chunk_sizes(games, first, count), dtype=np.int64)
+    winners, figures = k.batch(chunk_seeds(seed, first, count), sizes, options)
+    tally = Tally(game_id, int(options["players"]))
+    tally.add_batch(winners, figures)
+    return tally
+
+
+def _kernel_local(game_id: str, options: dict[str, Any], seed: int, games: int,
+                  tally: Tally, progress: Progress | None) -> None:  # fmt: skip
+    chunks = -(-games // CHUNK)
+    done, count = 0, 2
+    while done < chunks:
+        count = min(count, chunks - done)
+        t0 = time.perf_counter()
+        tally.merge(kernel_batch(game_id, options, seed, games, done, count))
+        done += count
+        if progress:
+            progress(tally.games)
+        took = time.perf_counter() - t0
+        # aim at about a quarter of a second a batch: a lively bar and a prompt Ctrl-C
+        count = max(2, min(256, int(count * 0.25 / max(took, 1e-3))))
+
+
+def _kernel_ray(game_id: str, options: dict[str, Any], seed: int, games: int, tally: Tally,
+                progress: Progress | None, address: str | None) -> None:  # fmt: skip
+    import ray
+
+    if not ray.is_initialized():
+        if address:
+            ray.init(address=address, log_to_driver=False)
+        else:
+            ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    remote = ray.remote(kernel_batch)
+    chunks = -(-games // CHUNK)
+    per_task = max(1, min(64, chunks // 16 or 1))
+    pending = [
+        remote.remote(game_id, options, seed, games, first, min(per_task, chunks - first))
+        for first in range(0, chunks, per_task)
+    ]
+    try:
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            tally.merge(ray.get(ready[0]))
+            if progress:
+                progress(tally.games)
+    except KeyboardInterrupt:
+        for ref in pending:
+            ray.cancel(ref)
+        raise
+
+
+def _reference(game_id: str, options: dict[str, Any], seed: int, games: int, tally: Tally,
+               progress: Progress | None, strategy: str | None) -> None:  # fmt: skip
+    from .simulate import play_out, reference_figures, seated_bots
+
+    game = new_game(game_id, **options)
+    master = random.Random(seed)
+    for i in range(games):
+        game_seed = master.getrandbits(63)
+        state = game.new_state(seed=game_seed)
+        if game_id in REALTIME:
+            from gamenight.realtime import RealtimeTable
+
+            RealtimeTable(state, dict.fromkeys(range(game.players), "normal"), seed=game_seed).run()
+        elif strategy is not None:
+            from gamenight.bots.casino_bot import CasinoBot
+
+            play_out(state, [CasinoBot(strategy=strategy) for _ in range(game.players)])
+        else:
+            play_out(state, seated_bots(game_id, game.players, game_seed))
+        w = state.winner()
+        tally.add_game(w, reference_figures(state))
+        if progress and (i % 16 == 15 or i == games - 1):
+            progress(tally.games)
+
+
+def run(
+    game_id: str,
+    games: int,
+    seed: int = 0,
+    engine: str = "kernel",
+    backend: str = "local",
+    address: str | None = None,
+    progress: Progress | None = None,
+    **options: Any,
+) -> Run:
+    """Simulate ``games`` games; the same seed and N give the same figures on any backend.
+
+    ``strategy`` (casino only) names how the bots bet; the rest are the game's options."""
+    strategy = options.pop("strategy", None)
+    game = new_game(game_id, **options)  # validates the options
+    full = game.options_dict()
+    if engine not in ("kernel", "reference"):
+        raise ValueError(f"--engine {engine!r}: choose kernel or reference")
+    if backend not in ("local", "ray"):
+        raise ValueError(f"--backend {backend!r}: choose local or ray")
+    if engine == "kernel":
+        from .kernels import MODULES, has_numba
+
+        if game_id not in MODULES:
+            raise ValueError(f"{game_id} has no compiled kernel yet: use --engine reference")
+        if full.get("live"):
+            raise ValueError("a live table waits for a dealer's dice: simulate it without 'live'")
+        if not has_numba():
+            raise ValueError(
+                "kernels need Numba: pip install -e '.[kernels]' (or --engine reference)"
+            )
+    if backend == "ray" and engine != "kernel":
+        raise ValueError("--backend ray runs kernels; the reference engine runs locally")
+    tally = Tally(game_id, game.players)
+    t0 = time.perf_counter()
+    interrupted = False
+    try:
+        if engine == "reference":
+            _reference(game_id, full, seed, games, tally, progress, strategy)
+        elif strategy is not None and backend == "ray":
+            _kernel_ray(game_id, {**full, "strategy": strategy}, seed, games, tally, progress,
+                        address)  # fmt: skip
+        elif strategy is not None:
+            _kernel_local(game_id, {**full, "strategy": strategy}, seed, games, tally, progress)
+        elif backend == "ray":
+            _kernel_ray(game_id, full, seed, games, tally, progress, address)
+        else:
+            _kernel_local(game_id, full, seed, games, tally, progress)
+    except KeyboardInterrupt:
+        interrupted = True
+    kept = {**full, "strategy": strategy} if strategy else full
+    return Run(tally, engine, backend, time.perf_counter() - t0, interrupted, strategy, kept)

@@ -1,0 +1,122 @@
+"""Exact Shake figures: the crap-out chance, the value of shaking, and the optimal policies.
+
+Expected value: with ``10 * i`` in hand, one more shake gains ``10 * scoring_faces`` points on
+average and loses everything with the crap-out chance q, so it pays exactly while
+``10 * i * q < 10 * scoring_faces``; the round's value follows by dynamic programming.
+Win probability (two players): a dynamic programme over rounds and the lead, both players
+choosing take or shake and when to stop so as to win, the All Shake round solved first.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cache
+from math import comb
+from typing import Any
+
+import numpy as np
+
+from gamenight.games.shake import crap_out_chance
+
+LEAD = 1500  # leads are clamped to +-15,000 points in the win-probability programme
+CAP = 400  # a shaker stops at 4,000 points in hand there (a lead past that decides the game)
+
+
+def hits_law(scoring_faces: int) -> np.ndarray:
+    """``p[j]``: chance that exactly j of the six shake dice score."""
+    q = scoring_faces / 6
+    return np.array([comb(6, j) * q**j * (1 - q) ** (6 - j) for j in range(7)])
+
+
+def ev_stop_at(scoring_faces: int) -> Fraction:
+    """Points in hand from which stopping is at least as good as one more shake (exact)."""
+    return Fraction(10 * scoring_faces) / crap_out_chance(scoring_faces)
+
+
+@cache
+def ev_values(scoring_faces: int) -> np.ndarray:
+    """``v[i]``: expected round score with 10*i in hand, shaking on while it pays."""
+    p = hits_law(scoring_faces)
+    top = int(ev_stop_at(scoring_faces) / 10) + 1
+    v = np.arange(top + 7, dtype=float) * 10
+    for i in range(top - 1, -1, -1):
+        v[i] = max(10.0 * i, float(p[1:] @ v[i + 1 : i + 7]))
+    return v
+
+
+def ev_of_shaking(scoring_faces: int) -> float:
+    """Expected round score of giving up the colored die to shake, then stopping optimally."""
+    p = hits_law(scoring_faces)
+    v = ev_values(scoring_faces)
+    return float(p[1:] @ v[1:7])
+
+
+@cache
+def win_tables(rounds: int, scoring_faces: int) -> tuple[np.ndarray, np.ndarray]:
+    """The two-player programme's tables (see ``kernels.exact.shake_win_dp``)."""
+    from .kernels.exact import shake_win_dp
+
+    return shake_win_dp(rounds, hits_law(scoring_faces), LEAD, CAP)
+
+
+def win_stop_points(rounds: int, scoring_faces: int, round_no: int, lead: int) -> int | None:
+    """Points in hand at which a win-optimal shaker stops in round ``round_no`` (1-based),
+    leading by ``lead`` points before its shake; None if it never stops below the cap."""
+    from .kernels.exact import shake_turn
+
+    w, _ = win_tables(rounds, scoring_faces)
+    p = hits_law(scoring_faces)
+    e = lead // 10
+    t = shake_turn(e, w[round_no], LEAD, p, CAP)
+    wn = w[round_no]
+    for i in range(1, CAP):
+        stop = wn[min(max(e + i, -LEAD), LEAD) + LEAD]
+        if stop >= t[i] - 1e-15:
+            return 10 * i
+    return None
+
+
+def report(rounds: int = 10, leads: tuple[int, ...] = (-500, -200, 0, 200, 500)) -> dict[str, Any]:
+    """Crap-out chances and EV tables for every ``scoring_faces``; the 2-player win policy."""
+    out: dict[str, Any] = {"game": "shake", "scoring_faces": {}}
+    for k in range(1, 6):
+        q = crap_out_chance(k)
+        stop = ev_stop_at(k)
+        v = ev_values(k)
+        p = hits_law(k)
+        shown = min(len(v) - 7, 300)
+        out["scoring_faces"][str(k)] = {
+            "crap_out_chance": f"{q.numerator}/{q.denominator}",
+            "crap_out_probability": float(q),
+            "ev_stop_at_points": float(stop),
+            "ev_of_shaking": ev_of_shaking(k),
+            "shake_gives_up_die_faces": [f for f in range(1, 7) if ev_of_shaking(k) > 10 * f],
+            "in_hand": [
+                {
+                    "points": 10 * i,
+                    "ev_one_more_shake": float(p[1:] @ (10 * i + 10 * np.arange(1, 7))),
+                    "ev_optimal": float(v[i]),
+                    "shake_on": bool(v[i] > 10 * i),
+                }
+                for i in range(0, shown + 1)
+            ],
+        }
+    try:
+        w, _ = win_tables(rounds, 3)
+    except ImportError:
+        out["win_policy"] = "needs Numba: pip install -e '.[kernels]'"
+        return out
+    out["win_policy"] = {
+        "players": 2,
+        "rounds": rounds,
+        "scoring_faces": 3,
+        "win_chance_by_lead_before_round": {
+            str(r + 1): {str(lead): float(w[r, lead // 10 + LEAD]) for lead in leads}
+            for r in range(rounds + 1)
+        },
+        "stop_at_points_by_round_and_lead": {
+            str(r + 1): {str(lead): win_stop_points(rounds, 3, r, lead) for lead in leads}
+            for r in range(rounds)
+        },
+    }
+    return out

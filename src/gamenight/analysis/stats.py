@@ -1,0 +1,185 @@
+"""Streaming statistics in constant memory that merge exactly (batches, threads, Ray workers).
+
+Every figure a simulation reports is a whole number per game (throws, moves, chips, points), so
+a figure is kept as a histogram of integers plus exact integer sums: merging two tallies adds
+integers, and the result does not depend on how the games were split or in what order they came.
+Means, spreads, quantiles and intervals are derived only when asked for.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+Z95 = 1.959963984540054  # two-sided 95 % normal quantile
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a share: sound near 0 and 1, unlike the plain normal one."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    lo = 0.0 if successes == 0 else max(0.0, centre - half)
+    hi = 1.0 if successes == n else min(1.0, centre + half)
+    return (lo, hi)
+
+
+@dataclass
+class Figure:
+    """One integer figure over many games: a histogram with exact running sums."""
+
+    counts: dict[int, int] = field(default_factory=dict)
+    n: int = 0
+    total: int = 0
+    total_sq: int = 0
+
+    def add(self, value: int, times: int = 1) -> None:
+        v = int(value)
+        self.counts[v] = self.counts.get(v, 0) + times
+        self.n += times
+        self.total += v * times
+        self.total_sq += v * v * times
+
+    def add_array(self, values: np.ndarray) -> None:
+        """Add a batch of values (any integer array) at NumPy speed."""
+        if values.size == 0:
+            return
+        a = np.asarray(values, dtype=np.int64)
+        lo = int(a.min())
+        binned = np.bincount(a - lo)
+        for i in np.flatnonzero(binned):
+            self.add(lo + int(i), int(binned[i]))
+
+    def merge(self, other: Figure) -> None:
+        for v, c in other.counts.items():
+            self.counts[v] = self.counts.get(v, 0) + c
+        self.n += other.n
+        self.total += other.total
+        self.total_sq += other.total_sq
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.n if self.n else math.nan
+
+    @property
+    def variance(self) -> float:
+        """Sample variance, from exact integer sums (no cancellation error)."""
+        if self.n < 2:
+            return 0.0
+        return (self.n * self.total_sq - self.total * self.total) / (self.n * (self.n - 1))
+
+    def ci(self, z: float = Z95) -> tuple[float, float]:
+        """Normal-approximation interval of the mean (the central limit at these counts)."""
+        if self.n == 0:
+            return (math.nan, math.nan)
+        half = z * math.sqrt(self.variance / self.n)
+        return (self.mean - half, self.mean + half)
+
+    def quantile(self, q: float) -> int:
+        """The smallest value with at least a share ``q`` of games at or below it."""
+        need = q * self.n
+        seen = 0
+        for v in sorted(self.counts):
+            seen += self.counts[v]
+            if seen >= need:
+                return v
+        return max(self.counts)
+
+    def summary(self) -> dict[str, Any]:
+        lo, hi = self.ci()
+        return {
+            "mean": self.mean,
+            "ci95": [lo, hi],
+            "sd": math.sqrt(self.variance),
+            "min": min(self.counts) if self.counts else None,
+            "p50": self.quantile(0.5) if self.counts else None,
+            "p99": self.quantile(0.99) if self.counts else None,
+            "max": max(self.counts) if self.counts else None,
+        }
+
+    def to_state(self) -> dict[str, Any]:
+        return {"counts": {str(k): v for k, v in self.counts.items()}}
+
+    @classmethod
+    def from_counts(cls, counts: Mapping[int, int]) -> Figure:
+        f = cls()
+        for v, c in counts.items():
+            f.add(int(v), int(c))
+        return f
+
+
+@dataclass
+class Tally:
+    """Everything a simulation run reports: wins by seat, no-single-winner games, figures."""
+
+    game: str
+    players: int
+    games: int = 0
+    wins: list[int] = field(default_factory=list)
+    no_winner: int = 0
+    figures: dict[str, Figure] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.wins:
+            self.wins = [0] * self.players
+
+    def add_game(self, winner: int | None, figures: Mapping[str, int]) -> None:
+        self.games += 1
+        if winner is None or winner < 0:
+            self.no_winner += 1
+        else:
+            self.wins[winner] += 1
+        for k, v in figures.items():
+            self.figures.setdefault(k, Figure()).add(int(v))
+
+    def add_batch(self, winners: np.ndarray, figures: Mapping[str, np.ndarray]) -> None:
+        """Add a batch of games: ``winners`` holds a seat or -1 (no single winner) per game."""
+        w = np.asarray(winners, dtype=np.int64)
+        self.games += int(w.size)
+        self.no_winner += int(np.count_nonzero(w < 0))
+        by_seat = np.bincount(w[w >= 0], minlength=self.players)
+        for s in range(self.players):
+            self.wins[s] += int(by_seat[s])
+        for k, values in figures.items():
+            self.figures.setdefault(k, Figure()).add_array(values)
+
+    def merge(self, other: Tally) -> None:
+        """Fold another tally of the same game in; exact, so any split gives the same total."""
+        if (other.game, other.players) != (self.game, self.players):
+            raise ValueError("cannot merge tallies of different games or player counts")
+        self.games += other.games
+        self.no_winner += other.no_winner
+        self.wins = [a + b for a, b in zip(self.wins, other.wins, strict=True)]
+        for k, f in other.figures.items():
+            self.figures.setdefault(k, Figure()).merge(f)
+
+    def shares(self) -> list[dict[str, Any]]:
+        """Each seat's win share with its 95 % Wilson interval."""
+        return [
+            {"share": w / self.games if self.games else 0.0, "ci95": list(wilson(w, self.games))}
+            for w in self.wins
+        ]
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "game": self.game,
+            "players": self.players,
+            "games": self.games,
+            "wins_by_seat": list(self.wins),
+            "win_share": self.shares(),
+            "no_single_winner": self.no_winner,
+            "no_single_winner_share": {
+                "share": self.no_winner / self.games if self.games else 0.0,
+                "ci95": list(wilson(self.no_winner, self.games)),
+            },
+        }
+        for k in sorted(self.figures):
+            out[k] = self.figures[k].summary()
+        return out

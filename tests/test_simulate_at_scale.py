@@ -1,0 +1,128 @@
+"""simulate on kernels: repeatable whatever the threads or batches, Ctrl-C, Ray, plots, the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+pytest.importorskip("numba", reason="kernels need the 'kernels' extra (numba)")
+
+from gamenight.analysis import runner as sim  # noqa: E402
+from gamenight.cli import app  # noqa: E402
+
+cli = CliRunner()
+
+
+def test_figures_depend_on_seed_and_games_only_not_threads_or_batches() -> None:
+    import numba
+
+    opts = {"players": 3, "starting_chips": 50, "ante": 2, "first_player": None}
+    games = 3 * sim.CHUNK + 17
+    one = sim.kernel_batch("snake-eyes", opts, 9, games, 0, 4)
+    split = sim.kernel_batch("snake-eyes", opts, 9, games, 0, 1)
+    for first in (1, 2, 3):
+        split.merge(sim.kernel_batch("snake-eyes", opts, 9, games, first, 1))
+    assert one == split and one.games == games
+    threads = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        single = sim.run("snake-eyes", games, seed=9, players=3)
+    finally:
+        numba.set_num_threads(threads)
+    assert single.tally == sim.run("snake-eyes", games, seed=9, players=3).tally == one
+    assert sim.run("snake-eyes", games, seed=10, players=3).tally != one
+
+
+def test_ctrl_c_keeps_the_games_played_so_far() -> None:
+    seen: list[int] = []
+
+    def interrupt(done: int) -> None:
+        seen.append(done)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    result = sim.run("shake", 10**9, seed=1, progress=interrupt, players=2)
+    assert result.interrupted and result.tally.games == seen[-1] > 0
+    assert sum(result.tally.wins) + result.tally.no_winner == result.tally.games
+
+
+def test_reference_and_kernel_agree_in_distribution() -> None:
+    ref = sim.run("snake-eyes", 300, seed=2, engine="reference", players=2).tally
+    fast = sim.run("snake-eyes", 100_000, seed=2, players=2).tally
+    lo, hi = ref.figures["throws"].ci()
+    assert lo - 3 <= fast.figures["throws"].mean <= hi + 3
+
+
+def test_cli_simulate_json_names_engine_and_intervals() -> None:
+    args = ["simulate", "shake", "--games", "5000", "--players", "3", "--json"]
+    out = json.loads(cli.invoke(app, args).stdout)
+    assert out["engine"] == "kernel" and out["games"] == 5000 and not out["interrupted"]
+    assert sum(out["wins_by_seat"]) + out["no_single_winner"] == 5000
+    for share in out["win_share"]:
+        assert share["ci95"][0] < share["share"] < share["ci95"][1]
+    lo, hi = out["top_score"]["ci95"]
+    assert lo < out["top_score"]["mean"] < hi
+    ref = cli.invoke(app, [*args[:3], "20", *args[4:], "--engine", "reference"])
+    assert json.loads(ref.stdout)["engine"] == "reference"
+    bad = cli.invoke(app, ["simulate", "shake", "--engine", "warp"])
+    assert bad.exit_code == 2 and "kernel or reference" in bad.output
+    none = cli.invoke(app, ["simulate", "gambler", "--engine", "kernel"])
+    assert none.exit_code == 2 and "--engine reference" in none.output
+
+
+def test_cli_simulate_a_calling_game_plays_it_in_simulated_real_time() -> None:
+    result = cli.invoke(app, ["simulate", "snap", "--games", "4", "--players", "3"])
+    assert result.exit_code == 0, result.output
+    assert "wins" in result.stdout and "flips" in result.stdout
+    assert "simulated real time" in result.stdout
+
+
+def test_cli_simulate_casino_reports_net_chips_not_wins() -> None:
+    args = ["simulate", "snake-eyes-casino", "--games", "3", "--strategy", "field"]
+    result = cli.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "strategy field: net" in result.stdout and "mean net" in result.stdout
+    assert "wins" not in result.stdout
+    out = json.loads(cli.invoke(app, [*args, "--json"]).stdout)
+    assert out["strategy"] == "field" and "net_A" in out and "house_edges" in out
+    bad = cli.invoke(app, ["simulate", "snake-eyes-casino", "--strategy", "martingale"])
+    assert bad.exit_code == 2 and "choose one of" in bad.output
+
+
+def test_cli_plot_draws_a_png(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib", reason="plots need the 'plot' extra")
+    path = tmp_path / "run.png"
+    result = cli.invoke(app, ["simulate", "snake-eyes", "--games", "20000", "--plot", str(path)])
+    assert result.exit_code == 0, result.output
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000
+
+
+def test_ray_backend_merges_to_exactly_the_local_figures() -> None:
+    ray = pytest.importorskip("ray", reason="the 'cluster' extra (ray) is not installed")
+    games = 5 * sim.CHUNK + 3
+    try:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        far = sim.run("shake", games, seed=4, backend="ray", players=2)
+    finally:
+        ray.shutdown()
+    near = sim.run("shake", games, seed=4, players=2)
+    assert far.backend == "ray" and far.tally == near.tally
+
+
+def test_casino_plot_adds_bankroll_paths_that_start_at_the_buy_in(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib", reason="plots need the 'plot' extra")
+    from gamenight.analysis.kernels.casino import bankroll_paths
+
+    opts = {**sim.run("snake-eyes-casino", 1, players=1, bankroll=50).options}
+    opts["strategy"] = "hardways"
+    paths = bankroll_paths(opts, 300, seed=1)
+    assert paths.shape == (300, opts["max_rolls"] + 1) and (paths[:, 0] == 50).all()
+    assert (paths[:, -1] != 50).any() and (paths >= 0).all()
+    path = tmp_path / "casino.png"
+    args = ["simulate", "snake-eyes-casino", "--games", "500", "--strategy", "numbers"]
+    result = cli.invoke(app, [*args, "--plot", str(path)])
+    assert result.exit_code == 0, result.output
+    assert path.stat().st_size > 20_000

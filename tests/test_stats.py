@@ -1,0 +1,54 @@
+"""Streaming tallies: exact merges, honest intervals, quantiles from the histogram."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gamenight.analysis.stats import Figure, Tally, wilson
+
+
+def test_a_figure_split_any_way_merges_to_the_whole() -> None:
+    values = np.random.default_rng(3).integers(-50, 400, size=5000)
+    whole = Figure()
+    whole.add_array(values)
+    parts = Figure()
+    for piece in np.array_split(values, 7)[::-1]:  # other order, uneven pieces
+        f = Figure()
+        f.add_array(piece)
+        parts.merge(f)
+    assert parts == whole
+    assert whole.mean == pytest.approx(values.mean())
+    assert whole.variance == pytest.approx(values.var(ddof=1))
+    assert whole.quantile(0.5) == int(np.quantile(values, 0.5, method="inverted_cdf"))
+    assert whole.quantile(0.99) == int(np.quantile(values, 0.99, method="inverted_cdf"))
+
+
+def test_a_mean_interval_covers_the_truth_about_95_percent_of_the_time() -> None:
+    rng = np.random.default_rng(11)
+    hits = 0
+    for _ in range(400):
+        f = Figure()
+        f.add_array(rng.integers(1, 7, size=200))  # a die: mean 3.5
+        lo, hi = f.ci()
+        hits += lo <= 3.5 <= hi
+    assert 0.91 <= hits / 400 <= 0.99
+
+
+def test_wilson_interval_stays_inside_0_1_and_contains_the_share() -> None:
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+    lo, hi = wilson(30, 100)
+    assert lo < 0.3 < hi and hi - lo < 0.2
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_tallies_merge_exactly_and_refuse_another_game() -> None:
+    a, b = Tally("snake-eyes", 3), Tally("snake-eyes", 3)
+    a.add_batch(np.array([0, 1, 2, -1]), {"throws": np.array([10, 20, 30, 40])})
+    b.add_game(2, {"throws": 50})
+    a.merge(b)
+    out = a.to_json()
+    assert out["games"] == 5 and out["wins_by_seat"] == [1, 1, 2] and out["no_single_winner"] == 1
+    assert out["throws"]["mean"] == 30 and out["throws"]["max"] == 50
+    with pytest.raises(ValueError, match="different games"):
+        a.merge(Tally("shake", 3))
