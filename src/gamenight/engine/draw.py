@@ -32,6 +32,9 @@ class Law:
         self.bounds = bounds
         self.last = len(bounds) - 1
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Law:
+        return self  # never changed once built: a cloned state shares it
+
     def draw(self, u: float) -> Any:
         """The first outcome whose running sum of probabilities exceeds ``u``."""
         i = bisect_right(self.bounds, u)

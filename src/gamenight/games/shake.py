@@ -19,6 +19,7 @@ from pydantic import Field
 
 from gamenight.engine import Game, Options, State, register_game
 from gamenight.engine.chance import check_faces, dice_outcomes
+from gamenight.engine.draw import Law
 from gamenight.engine.errors import IllegalAction, MalformedAction, NotYourTurn
 
 SHAKE_DICE = 6
@@ -51,9 +52,19 @@ def shake_law(scoring_faces: int) -> tuple[tuple[tuple[int, ...], Fraction], ...
     return tuple(law)
 
 
+@cache
+def shake_draws(scoring_faces: int) -> Law:
+    """The shake law ready to draw with one uniform (its actions are shared: read-only)."""
+    return Law([({"type": "shake", "faces": list(f)}, p) for f, p in shake_law(scoring_faces)])
+
+
 def crap_out_chance(scoring_faces: int) -> Fraction:
     """Probability that all six shake dice show 0."""
     return Fraction(6 - scoring_faces, 6) ** SHAKE_DICE
+
+
+# the player actions each player phase allows
+EXPECTED = {"choose": ("take", "shake"), "shaken": ("shake", "stop"), "order": ("order",)}
 
 
 @register_game
@@ -98,6 +109,8 @@ class ShakeState(State):
         self.winners: list[int] = []
         self.crap_outs = [0] * n
         self.shakes = [0] * n
+        self._shakes = shake_draws(game.options.scoring_faces)
+        self.names = [self.seat_name(s) for s in range(n)]
         self.log("Round 1 of {}: everyone rolls their colored die.", rounds)
 
     # --- protocol --------------------------------------------------------------------------------
@@ -159,8 +172,7 @@ class ShakeState(State):
     def _sample_chance(self, rng: random.Random) -> Action:
         rnd = rng.random
         if self.phase == "shake":
-            hit = self.game.options.scoring_faces / 6
-            return {"type": "shake", "faces": [SCORING if rnd() < hit else 0 for _ in range(6)]}
+            return self._shakes.draw(rnd())
         return {"type": "dice", "faces": [int(rnd() * 6) + 1 for _ in range(self._rollers())]}
 
     # --- validation (never mutates) --------------------------------------------------------------
@@ -171,14 +183,13 @@ class ShakeState(State):
             return
         if self.is_chance():
             raise NotYourTurn(f"the dice are to be rolled ({self.phase}); no player acts now")
-        expected = {"choose": ("take", "shake"), "shaken": ("shake", "stop"), "order": ("order",)}
         if kind not in ("take", "shake", "stop", "order"):
             raise MalformedAction(f"Shake knows no {kind!r} action")
         if seat != self.actor():
             raise NotYourTurn(
                 f"it is {self.seat_name(self.actor() or 0)}'s turn, not {self.seat_name(seat)}'s"
             )
-        if kind not in expected[self.phase]:
+        if kind not in EXPECTED[self.phase]:
             why = {
                 "choose": "take the die's points or shake",
                 "shaken": "shake again or stop",
@@ -199,7 +210,7 @@ class ShakeState(State):
                 )
             if set(action) != {"type", "seats"}:
                 raise MalformedAction(f"unexpected fields in {action!r}")
-        elif set(action) != {"type"}:
+        elif len(action) != 1:  # the type alone
             raise MalformedAction(f"a {kind!r} action has no fields besides 'type': {action!r}")
 
     def _check_chance(self, action: Action, kind: str) -> None:
@@ -229,7 +240,7 @@ class ShakeState(State):
         if self.phase == "roll":
             self._roll(list(action["faces"]))
         elif self.phase == "shake":
-            self._shake_result(list(action["faces"]))
+            self._shake_result(action["faces"])  # kept, never changed: the record holds it too
         elif self.phase == "order-roll":
             self._order_roll(list(action["faces"]))
         elif self.phase == "final-roll":
@@ -301,7 +312,7 @@ class ShakeState(State):
             return
         self.points += gained
         self.phase = "shaken"
-        self.log("{} shakes {}: {} in hand.", self.seat_name(seat), gained, self.points)
+        self.log("{} shakes {}: {} in hand.", self.names[seat], gained, self.points)
 
     def _stop(self) -> None:
         seat = self.shaker
@@ -319,7 +330,7 @@ class ShakeState(State):
             self.all_shake[seat] = points
         else:
             self.pad[seat][self.round - 1] = points
-        self.log("{} scores {} ({}).", self.seat_name(seat), points, why)
+        self.log("{} scores {} ({}).", self.names[seat], points, why)
 
     def _end_round(self) -> None:
         self.round += 1
