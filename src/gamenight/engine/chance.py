@@ -106,21 +106,19 @@ class ChanceStream:
     def __init__(self, key: int, width: int = 1) -> None:
         self.key = key
         self.width = width
-        self.base = 0
-        self.block: list[list[float]] = []
+        self.base = 0  # position of block[0] in the stream
+        self.block: list[float] = []  # flat: a list of lists would cost more than the doubles
         self.random: Callable[[], float] = _exhausted
 
     def at(self, index: int) -> ChanceStream:
         """Point ``random`` at the doubles of draw ``index``; returns self."""
-        j = index - self.base
+        w = self.width
+        j = index * w - self.base
         block = self.block
         if not 0 <= j < len(block):
-            w = self.width
-            self.block = block = (
-                _doubles(self.key, 0, index * w, _BLOCK * w).reshape(_BLOCK, w).tolist()
-            )
-            self.base, j = index, 0
-        self.random = iter(block[j]).__next__
+            self.base, j = index * w, 0
+            self.block = block = _doubles(self.key, 0, self.base, _BLOCK * w).tolist()
+        self.random = iter(block[j : j + w]).__next__
         return self
 
     def overflow(self, index: int) -> ChanceStream:
