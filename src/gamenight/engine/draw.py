@@ -47,6 +47,18 @@ def uniform_index(u: float, n: int) -> int:
     return int(u * GRID) * n // GRID
 
 
+def throw(u: float, n: int, sides: int = 6) -> list[int]:
+    """The ordered throw of ``n`` dice that the walk over ``dice_outcomes(n)`` draws for ``u``:
+    one uniform for all the dice (the throws are alike, listed with the last die counting
+    fastest)."""
+    k = uniform_index(u, sides**n)
+    faces = [0] * n
+    for i in range(n - 1, -1, -1):
+        k, face = divmod(k, sides)
+        faces[i] = face + 1
+    return faces
+
+
 def walk(outcomes: Sequence[tuple[Any, Fraction]], u: float) -> Any:
     """The generic draw, Fraction by Fraction: what ``Law.draw`` must agree with."""
     r, acc = Fraction(u), Fraction(0)

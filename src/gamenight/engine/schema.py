@@ -157,7 +157,11 @@ def _extra(action: dict[Any, Any], kind: str, fields: tuple[tuple[str, Spec, boo
 
 def copy_action(action: Action) -> Action:
     """A copy that shares nothing mutable with ``action`` (actions are flat: lists of scalars)."""
-    return {k: (v.copy() if type(v) is list else v) for k, v in action.items()}
+    out = action.copy()  # then the lists: twice as fast as one comprehension over the fields
+    for k, v in action.items():
+        if type(v) is list:
+            out[k] = v.copy()
+    return out
 
 
 class AnyFlat(ActionTypes):

@@ -192,7 +192,7 @@ class State(ABC):
         moves = self.moves
         moves.seats.append(None)
         moves.actions.append(action)
-        return {k: (v.copy() if type(v) is list else v) for k, v in action.items()}
+        return copy_action(action)
 
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Apply ``action`` for ``seat`` (None: chance), or raise and change nothing."""
@@ -244,7 +244,7 @@ class State(ABC):
             "moves": [
                 {
                     "seat": s,
-                    "action": {k: (v.copy() if type(v) is list else v) for k, v in a.items()},
+                    "action": copy_action(a),
                 }
                 for s, a in zip(self.moves.seats, self.moves.actions, strict=True)
             ],

@@ -18,7 +18,7 @@ from pydantic import Field
 
 from gamenight.engine import Game, Options, State, register_game
 from gamenight.engine.chance import Uniforms, check_faces, dice_outcomes
-from gamenight.engine.draw import Law
+from gamenight.engine.draw import Law, throw
 from gamenight.engine.errors import IllegalAction, MalformedAction, NotYourTurn
 from gamenight.engine.schema import IntList
 
@@ -96,7 +96,6 @@ class ShakeState(State):
         "dice": {"faces": IntList(1, COLORED_DICE, 1, 6)},
         "shake": {"faces": IntList(SHAKE_DICE, SHAKE_DICE, 0, SCORING)},
     }
-    CHANCE_UNIFORMS = 6  # six colored dice, or six shake dice
 
     def __init__(self, game: Shake, seed: int | None = None) -> None:
         super().__init__(game, seed)
@@ -182,10 +181,9 @@ class ShakeState(State):
         return dice_outcomes(self._rollers())
 
     def _sample_chance(self, rng: Uniforms) -> Action:
-        rnd = rng.random
         if self.phase == "shake":
-            return self._shakes.draw(rnd())
-        return {"type": "dice", "faces": [int(rnd() * 6) + 1 for _ in range(self._rollers())]}
+            return self._shakes.draw(rng.random())
+        return {"type": "dice", "faces": throw(rng.random(), self._rollers())}
 
     # --- validation (never mutates) --------------------------------------------------------------
     def _check(self, action: Action, seat: int | None) -> None:
