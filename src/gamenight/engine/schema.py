@@ -19,6 +19,7 @@ Action = dict[str, Any]
 
 MAX_STR = 200  # characters in any string field of an action (areas, reasons, card names)
 MAX_ITEMS = 64  # items in any list field of an action
+_ABSENT = object()  # a field left out
 
 
 @dataclass(frozen=True)
@@ -127,21 +128,19 @@ class ActionTypes:
                 f"unknown action type {describe(kind)} for {self.who} (known: {self._known})"
             )
         out: Action = {"type": kind}
-        used = 1
         for name, spec, opt in fields:
-            if name not in action:
+            v = action.get(name, _ABSENT)
+            if v is _ABSENT:
                 if opt:
                     continue
                 raise MalformedAction(f"a {kind!r} action needs the field {name!r}")
-            v = action[name]
             why = spec.problem(v)
             if why is not None:
                 raise MalformedAction(
                     f"a {kind!r} action: {name!r} must be {why}; got {describe(v)}"
                 )
             out[name] = v.copy() if type(v) is list else v
-            used += 1
-        if used != len(action):
+        if len(out) != len(action):  # a field the type does not have
             _extra(action, kind, fields)
         return out
 
