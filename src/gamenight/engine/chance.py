@@ -106,19 +106,19 @@ class ChanceStream:
     def __init__(self, key: int, width: int = 1) -> None:
         self.key = key
         self.width = width
-        self.base = 0  # position of block[0] in the stream
-        self.block: list[float] = []  # flat: a list of lists would cost more than the doubles
+        self.base = 0  # the first draw in ``block``
+        self.block: list[float] = []  # ``width`` doubles for each of _BLOCK draws, flat
         self.random: Callable[[], float] = _exhausted
 
     def at(self, index: int) -> ChanceStream:
         """Point ``random`` at the doubles of draw ``index``; returns self."""
         w = self.width
-        j = index * w - self.base
+        o = (index - self.base) * w
         block = self.block
-        if not 0 <= j < len(block):
-            self.base, j = index * w, 0
-            self.block = block = _doubles(self.key, 0, self.base, _BLOCK * w).tolist()
-        self.random = iter(block[j : j + w]).__next__
+        if not 0 <= o < len(block):
+            self.block = block = _doubles(self.key, 0, index * w, _BLOCK * w).tolist()
+            self.base, o = index, 0
+        self.random = iter(block[o : o + w]).__next__
         return self
 
     def overflow(self, index: int) -> ChanceStream:

@@ -92,12 +92,43 @@ def _load(record: object) -> dict[str, Any]:
         if len(record) > MAX_RECORD_BYTES:
             raise BadRecord(f"a record is at most {MAX_RECORD_BYTES} bytes of JSON")
         try:
-            record = json.loads(record)
+            record = json.loads(record, object_hook=_Sharer())
         except (ValueError, RecursionError) as e:  # JSONDecodeError, huge ints, deep nesting
             raise BadRecord(f"not JSON: {describe(str(e))}") from None
     if type(record) is not dict:
         raise BadRecord(f"a record is a JSON object; got {describe(record)}")
     return record
+
+
+class _Sharer:
+    """A JSON object hook that hands out one object for equal small flat objects.
+
+    A record repeats the same few actions (36 throws of two dice) and moves thousands of
+    times; sharing them while parsing keeps one copy of each, so parsing a long record costs
+    little more than its list of moves. Only objects whose values are strings, whole numbers
+    (not bools), nulls or lists of whole numbers are shared, keyed with their types, so equal
+    keys mean equal JSON. The parsed record is read, never changed, by ``replay``."""
+
+    __slots__ = ("seen",)
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+    def __call__(self, obj: dict[str, Any]) -> dict[str, Any]:
+        if len(obj) > 4:
+            return obj
+        key = []
+        for k, v in obj.items():
+            t = type(v)
+            if t is str or t is int or v is None:
+                key.append((k, t, v))
+            elif t is list and len(v) <= 8 and all(type(x) is int for x in v):
+                key.append((k, t, tuple(v)))
+            elif t is dict:
+                key.append((k, t, id(v)))  # an already shared object (inner objects come first)
+            else:
+                return obj
+        return self.seen.setdefault(tuple(key), obj)
 
 
 def _top(rec: dict[str, Any]) -> tuple[str, dict[str, Any], int | None, list[Any]]:

@@ -9,7 +9,7 @@ as a private copy: the caller's dict can change afterwards without reaching the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +19,6 @@ Action = dict[str, Any]
 
 MAX_STR = 200  # characters in any string field of an action (areas, reasons, card names)
 MAX_ITEMS = 64  # items in any list field of an action
-_ABSENT = object()  # a field left out
 
 
 @dataclass(frozen=True)
@@ -28,6 +27,9 @@ class Int:
 
     lo: int
     hi: int
+
+    def test(self, v: str) -> str:
+        return f"(type({v}) is int and {self.lo} <= {v} <= {self.hi})"
 
     def problem(self, v: object) -> str | None:
         if type(v) is not int or not self.lo <= v <= self.hi:
@@ -43,6 +45,12 @@ class Str:
 
     max_len: int = MAX_STR
     choices: frozenset[str] | None = None
+
+    def test(self, v: str) -> str:
+        ok = f"(type({v}) is str and len({v}) <= {self.max_len})"
+        if self.choices is not None:
+            ok = f"({ok} and {v} in {sorted(self.choices)!r})"
+        return ok
 
     def problem(self, v: object) -> str | None:
         if type(v) is not str or len(v) > self.max_len:
@@ -60,6 +68,19 @@ class IntList:
     max_len: int
     lo: int
     hi: int
+
+    def test(self, v: str) -> str:
+        lo, hi = self.lo, self.hi
+        if self.min_len == self.max_len <= 6:  # short fixed lists (dice): unrolled
+            n = self.min_len
+            items = " and ".join(
+                f"type({v}[{i}]) is int and {lo} <= {v}[{i}] <= {hi}" for i in range(n)
+            )
+            return f"(type({v}) is list and len({v}) == {n}" + (f" and {items})" if n else ")")
+        return (
+            f"(type({v}) is list and {self.min_len} <= len({v}) <= {self.max_len} and "
+            f"all(type(x) is int and {lo} <= x <= {hi} for x in {v}))"
+        )
 
     def problem(self, v: object) -> str | None:
         lo, hi = self.lo, self.hi
@@ -95,7 +116,7 @@ def optional(spec: Spec) -> Field:
 class ActionTypes:
     """The compiled schema of one side of a game (its players, or its chance seat)."""
 
-    __slots__ = ("types", "who", "_known")
+    __slots__ = ("types", "who", "_known", "_fast", "_copy")
 
     def __init__(self, who: str, types: Mapping[str, Mapping[str, Spec | Field]]) -> None:
         self.who = who
@@ -107,9 +128,32 @@ class ActionTypes:
             for kind, fields in types.items()
         }
         self._known = ", ".join(sorted(types)) or "none"
+        self._fast = {kind: _compile_check(kind, f) for kind, f in self.types.items()}
+        self._copy = {
+            kind: _compile_copy(kind, f) for kind, f in self.types.items() if _all_required(f)
+        }
 
     def parse(self, action: object) -> Action:
-        """Check ``action`` against its type's schema; return a private copy of it."""
+        """Check ``action`` against its type's schema; return a private copy of it.
+
+        The well-formed case runs one compiled test per type; anything else takes the slow
+        path below, which finds and names the problem."""
+        if type(action) is dict:
+            kind = action.get("type")
+            if type(kind) is str:
+                fast = self._fast.get(kind)
+                if fast is not None:
+                    out = fast(action)
+                    if out is not None:
+                        return out
+        return self._parse_slow(action)
+
+    def copy(self, action: Action) -> Action:
+        """A copy of a well-formed action that shares nothing mutable with it."""
+        copy = self._copy.get(action["type"])
+        return copy(action) if copy is not None else copy_action(action)
+
+    def _parse_slow(self, action: object) -> Action:
         if type(action) is not dict:
             raise MalformedAction(
                 f"an action is a JSON object with a string 'type'; got {describe(action)}"
@@ -129,8 +173,8 @@ class ActionTypes:
             )
         out: Action = {"type": kind}
         for name, spec, opt in fields:
-            v = action.get(name, _ABSENT)
-            if v is _ABSENT:
+            v = action.get(name, _MISSING)
+            if v is _MISSING:
                 if opt:
                     continue
                 raise MalformedAction(f"a {kind!r} action needs the field {name!r}")
@@ -143,6 +187,47 @@ class ActionTypes:
         if len(out) != len(action):  # a field the type does not have
             _extra(action, kind, fields)
         return out
+
+
+Field3 = tuple[str, Spec, bool]
+
+
+def _all_required(fields: tuple[Field3, ...]) -> bool:
+    return not any(opt for _, _, opt in fields)
+
+
+def _compile_check(kind: str, fields: tuple[Field3, ...]) -> Callable[[Action], Action | None]:
+    """One function per action type: the private copy of a well-formed action, else None."""
+    lines = ["def check(a):", "    n = 1", "    out = {'type': " + repr(kind) + "}"]
+    for i, (name, spec, opt) in enumerate(fields):
+        v = f"v{i}"
+        lines.append(f"    {v} = a.get({name!r}, MISSING)")
+        copy = f"{v}[:]" if isinstance(spec, IntList) else v
+        if opt:
+            lines.append(f"    if {v} is not MISSING:")
+            lines.append(f"        if not {spec.test(v)}: return None")
+            lines.append(f"        out[{name!r}] = {copy}; n += 1")
+        else:
+            lines.append(f"    if not {spec.test(v)}: return None")
+            lines.append(f"    out[{name!r}] = {copy}; n += 1")
+    lines.append("    return out if len(a) == n else None")
+    namespace: dict[str, Any] = {"MISSING": _MISSING}
+    exec("\n".join(lines), namespace)  # source built above from the game's own schema
+    return namespace["check"]
+
+
+def _compile_copy(kind: str, fields: tuple[Field3, ...]) -> Callable[[Action], Action]:
+    """One function per action type copying a well-formed action (lists copied too)."""
+    items = [f"'type': {kind!r}"] + [
+        f"{name!r}: a[{name!r}]" + ("[:]" if isinstance(spec, IntList) else "")
+        for name, spec, _ in fields
+    ]
+    namespace: dict[str, Any] = {}
+    exec("def copy(a): return {" + ", ".join(items) + "}", namespace)
+    return namespace["copy"]
+
+
+_MISSING = object()
 
 
 def _extra(action: dict[Any, Any], kind: str, fields: tuple[tuple[str, Spec, bool], ...]) -> None:

@@ -172,7 +172,8 @@ class State(ABC):
         """Every chance action now with its exact probability; they sum to 1 (new dicts)."""
         if not self.is_chance():
             raise IllegalAction("this is not a chance node: a player is to act")
-        return [(copy_action(a), p) for a, p in self._chance_outcomes()]
+        copy = self._chance_types.copy
+        return [(copy(a), p) for a, p in self._chance_outcomes()]
 
     def sample_chance(self) -> Action:
         """Draw chance action number ``chance_draws`` from the seeded stream, apply it and return
@@ -181,8 +182,16 @@ class State(ABC):
         if not self.is_chance():
             raise IllegalAction("this is not a chance node: a player is to act")
         index = self.chance_draws
+        rng = self.rng
+        w = rng.width
+        o = (index - rng.base) * w
+        block = rng.block
+        if 0 <= o < len(block):  # the common case of ChanceStream.at, inline on the hot path
+            rng.random = iter(block[o : o + w]).__next__
+        else:
+            rng.at(index)
         try:
-            action = self._sample_chance(self.rng.at(index))
+            action = self._sample_chance(rng)
         except (StopIteration, RuntimeError) as e:  # the draw wanted more doubles than its slot
             if isinstance(e, RuntimeError) and not isinstance(e.__cause__, StopIteration):
                 raise  # (a generator turns StopIteration into RuntimeError)
@@ -192,7 +201,7 @@ class State(ABC):
         moves = self.moves
         moves.seats.append(None)
         moves.actions.append(action)
-        return copy_action(action)
+        return self._chance_types.copy(action)
 
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Apply ``action`` for ``seat`` (None: chance), or raise and change nothing."""
@@ -236,16 +245,14 @@ class State(ABC):
 
         Replaying it rebuilds this state exactly, and the rebuilt state draws next what this
         one would. It holds everything hidden (deals, shuffles): it stays with the table."""
+        chance, player = self._chance_types.copy, self._player_types.copy
         return {
             "format": RECORD_FORMAT,
             "game": self.game.id,
             "options": self.game.options_dict(),
             "seed": self.seed,
             "moves": [
-                {
-                    "seat": s,
-                    "action": copy_action(a),
-                }
+                {"seat": s, "action": chance(a) if s is None else player(a)}
                 for s, a in zip(self.moves.seats, self.moves.actions, strict=True)
             ],
         }

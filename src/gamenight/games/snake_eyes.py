@@ -33,7 +33,7 @@ class SnakeEyesOptions(Options):
     starting_chips: int = Field(default=50, ge=2, le=1_000_000, description="chips before the ante")
     ante: int = Field(default=2, ge=0, le=1_000, description="chips each player puts in the kitty")
     first_player: int | None = Field(
-        default=None, description="seat that throws first; none: throw for high dice"
+        default=None, ge=0, le=7, description="seat that throws first; none: throw for high dice"
     )
 
     @model_validator(mode="after")

@@ -17,7 +17,7 @@ from pydantic import Field, model_validator
 
 from gamenight.engine import Game, IllegalAction, Options, State, register_game
 from gamenight.engine.chance import Uniforms, check_faces, dice_outcomes
-from gamenight.engine.errors import GamenightError, MalformedAction, NotYourTurn
+from gamenight.engine.errors import GamenightError, MalformedAction, NotYourTurn, describe
 from gamenight.engine.ledger import Ledger
 from gamenight.engine.schema import Int, IntList, Str, optional
 
@@ -79,10 +79,11 @@ class CasinoOptions(Options):
             raise ValueError("table_min is more than table_max")
         for wid, pays in self.payouts.items():
             if wid not in WAGERS:
-                raise ValueError(f"unknown wager {wid!r} (known: {', '.join(WAGER_IDS)})")
+                known = ", ".join(WAGER_IDS)
+                raise ValueError(f"unknown wager {describe(wid)} (known: {known})")
             if pays not in WAGERS[wid].pays:
                 allowed = ", ".join(WAGERS[wid].pays)
-                raise ValueError(f"{wid} cannot pay {pays!r}; rule 4.9 allows {allowed}")
+                raise ValueError(f"{wid} cannot pay {describe(pays)}; rule 4.9 allows {allowed}")
         return self
 
 

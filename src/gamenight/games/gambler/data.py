@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from gamenight.engine.errors import GamenightError
+from gamenight.engine.errors import GamenightError, describe
 
 SpaceKind = Literal[
     "start", "fortune", "sweepstakes", "lottery", "races", "daily_double", "collect", "pay"
@@ -158,7 +158,7 @@ def _validate(model: type[_Strict], name: str, raw: dict[str, Any]) -> Any:
             entry += f" field {'.'.join(loc[2:])}"
         msg = err["msg"].removeprefix("Value error, ")
         if err["type"] not in ("missing", "value_error") and "input" in err:
-            msg = f"{msg} (got {err['input']!r})"
+            msg = f"{msg} (got {describe(err['input'])})"
         raise BadGameData(name, entry or "file", msg) from None
 
 

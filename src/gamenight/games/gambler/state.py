@@ -37,7 +37,9 @@ TWO_DICE_LAW, DIE_LAW = Law(dice_outcomes(2)), Law(DIE)
 
 class GamblerOptions(Options):
     players: int = Field(default=4, description="2 to 4 players")
-    first_player: int | None = Field(default=None, description="none: throw for high roll")
+    first_player: int | None = Field(
+        default=None, ge=0, le=3, description="none: throw for high roll"
+    )
     auto_claim_start: bool = Field(default=False, description="claim the $100 at Start at once")
     max_turns: int = Field(default=400, ge=10, le=100_000, description="safety limit of turns")
     # Custom game data travels inside the options (and so inside records), never as a path:
