@@ -205,6 +205,8 @@ def test_a_bad_move_in_a_record_names_its_index(mangle, index: int) -> None:
         (lambda r: r.update(moves={}), "'moves'"),
         (lambda r: r.update(format=2), "'format'"),
         (lambda r: r.update(public=True), "public record cannot be replayed"),
+        (lambda r: r.update(truncated=True), "truncated=True; its moves do not"),
+        (lambda r: r.update(truncated="yes"), "'truncated'"),
     ],
 )
 def test_malformed_records_are_bad_records(mangle, words: str) -> None:

@@ -135,8 +135,14 @@ class ChanceStream:
         self.random = endless().__next__
         return self
 
-    def __reduce__(self) -> tuple[Any, ...]:  # copies start afresh: blocks are derived data
+    def __reduce__(self) -> tuple[Any, ...]:  # a pickle starts afresh: blocks are derived data
         return (ChanceStream, (self.key, self.width))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ChanceStream:
+        """A clone shares the current block: blocks are replaced, never changed."""
+        new = ChanceStream(self.key, self.width)
+        new.base, new.block = self.base, self.block
+        return new
 
 
 def _exhausted() -> float:

@@ -39,8 +39,6 @@ def replay(record: dict[str, Any] | str | bytes | Path) -> State:
     except GamenightError as e:
         raise BadRecord(str(e)) from None
     player_types, chance_types = state._player_types, state._chance_types
-    check, do = state._check, state._do
-    seats, actions = state.moves.seats, state.moves.actions
     players = state.players
     # One copy of each distinct action serves every move that repeats it: a long game holds
     # a few dozen dice actions, not a dict per throw.
@@ -52,30 +50,19 @@ def replay(record: dict[str, Any] | str | bytes | Path) -> State:
                 f"a move is an object with 'seat' and 'action'; got {describe(move)}", i
             )
         seat = move["seat"]
+        if seat is not None and not (type(seat) is int and 0 <= seat < players):
+            raise BadRecord(f"'seat' must be null or 0 to {players - 1}; got {describe(seat)}", i)
         try:
-            if seat is None:
-                action = chance_types.parse(move["action"])
-                if state.is_terminal() or not state.is_chance():
-                    raise IllegalAction("a chance move where none is due")
-            elif type(seat) is int and 0 <= seat < players:
-                action = player_types.parse(move["action"])
-                if state.is_terminal():
-                    raise IllegalAction("the game is over")
-            else:
-                raise BadRecord(
-                    f"'seat' must be null or 0 to {players - 1}; got {describe(seat)}", i
-                )
+            action = (chance_types if seat is None else player_types).parse(move["action"])
             if share:
                 key = tuple((k, tuple(v) if type(v) is list else v) for k, v in action.items())
                 action = shared.setdefault(key, action)
-            check(action, seat)
-            do(action, seat)
+            state._apply_parsed(action, seat)
         except IllegalAction as e:
             raise BadRecord(f"illegal move (seat {describe(seat)}): {e}", i) from None
-        if seat is None:
-            state.chance_draws += 1
-        seats.append(seat)
-        actions.append(action)
+    said = rec.get("truncated", False)
+    if said != getattr(state, "truncated", False):  # a safety cap ended it, or did not
+        raise BadRecord(f"the record says truncated={said}; its moves do not")
     return state
 
 

@@ -31,7 +31,7 @@ RECORD_FORMAT = 1  # the "format" of records and public records this engine writ
 
 # Public methods a game never overrides: they guard its hooks (a game that writes
 # ``legal_actions`` or ``view`` itself has them moved under the guard as hooks).
-_GUARDED = ("apply", "sample_chance", "chance_outcomes", "record", "public_record", "parse_action")
+_GUARDED = ("apply", "sample_chance", "chance_outcomes", "public_record", "parse_action")
 _ADOPTED = {"legal_actions": "_legal_actions", "view": "_view"}
 
 
@@ -207,16 +207,18 @@ class State(ABC):
         """Apply ``action`` for ``seat`` (None: chance), or raise and change nothing."""
         if seat is None:
             action = self._chance_types.parse(action)
-            if self.is_terminal():
-                raise IllegalAction("the game is over")
-            if not self.is_chance():
-                raise NotYourTurn("a chance move (seat None) was given, but a player is to act")
         else:
             if type(seat) is not int or not 0 <= seat < self.players:
                 self._seat(seat)
             action = self._player_types.parse(action)
-            if self.is_terminal():
-                raise IllegalAction("the game is over")
+        self._apply_parsed(action, seat)
+
+    def _apply_parsed(self, action: Action, seat: int | None) -> None:
+        """Apply an action whose seat and shape are checked (``apply``, ``replay``)."""
+        if self.is_terminal():
+            raise IllegalAction("the game is over")
+        if seat is None and not self.is_chance():
+            raise NotYourTurn("a chance move (seat None) was given, but a player is to act")
         self._check(action, seat)
         self._do(action, seat)
         if seat is None:
@@ -246,7 +248,7 @@ class State(ABC):
         Replaying it rebuilds this state exactly, and the rebuilt state draws next what this
         one would. It holds everything hidden (deals, shuffles): it stays with the table."""
         chance, player = self._chance_types.copy, self._player_types.copy
-        return {
+        rec: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "game": self.game.id,
             "options": self.game.options_dict(),
@@ -256,12 +258,16 @@ class State(ABC):
                 for s, a in zip(self.moves.seats, self.moves.actions, strict=True)
             ],
         }
+        if getattr(self, "truncated", False) is True:  # a game stopped by a safety cap
+            rec["truncated"] = True
+        return rec
 
     def public_record(self, seat: int | None = None) -> dict[str, Any]:
         """What ``seat`` may see of the record (None: a spectator): no seed, and every chance
         move stripped of what that seat has not seen (deals, shuffles, others' hidden cards).
 
-        For display and for players' own archives; it cannot be replayed."""
+        For display and for players' own archives; it cannot be replayed. Both record formats
+        are described in docs/records.md."""
         viewer = None if seat is None else self._seat(seat)
         public = self._public_action
         return {
