@@ -9,8 +9,8 @@ the figures (its sessions are 500 rolls long, not 100).
 Speeds are games per second of this process's CPU time (``time.process_time``): on a shared
 machine the wall clock also counts the neighbours. Single-threaded, the two agree on an idle one.
 
-Memory: the process's peak resident size is printed after a short run and after a run four times
-as long; with streaming figures the two stay close.
+Memory: the bytes a finished ``simulate`` still holds (tracemalloc), after a run and after one four
+times as long; with streaming figures the two stay close.
 
     python benchmarks/simulate_speed_reference.py [--seconds 3]
 """
@@ -18,8 +18,8 @@ as long; with streaming figures the two stay close.
 from __future__ import annotations
 
 import argparse
-import resource
 import time
+import tracemalloc
 from collections.abc import Callable
 
 from gamenight.analysis.simulate import simulate
@@ -55,10 +55,6 @@ def casino_cli(games: int, seed: int) -> None:
     observed_edges(games=games, players=2, seed=seed)
 
 
-def peak_rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
@@ -76,15 +72,26 @@ def main() -> None:
         print(f"{game_id:20} {players:>7} {speed:>10,.0f}  {note}")
     speed = games_per_second(casino_cli, args.seconds)
     print(f"{'casino + edge pass':20} {2:>7} {speed:>10,.0f}  (what the CLI command runs)")
-    n = max(100, int(speeds["shake", 2] * args.seconds))
-    before = peak_rss_mb()
-    simulate("shake", n, 2, 1)
-    middle = peak_rss_mb()
-    simulate("shake", 4 * n, 2, 2)
+    n = max(500, int(speeds["snake-eyes", 2] * args.seconds / 4))
+    kept = [retained_bytes(games) for games in (n, 4 * n)]
+    growth = (kept[1] - kept[0]) / (3 * n)
     print(
-        f"peak memory: {before:.0f} MB before, {middle:.0f} MB after one run of {n:,} "
-        f"2-player Shake games, {peak_rss_mb():.0f} MB after one of {4 * n:,}"
+        f"memory kept by a finished simulate: {kept[0]:,} bytes after {n:,} Snake Eyes games, "
+        f"{kept[1]:,} after {4 * n:,}: {growth:,.0f} bytes more per game"
+        + (" (flat)" if growth < 1 else " (NOT flat: per-game figures are kept)")
     )
+
+
+def retained_bytes(games: int) -> int:
+    """Bytes still allocated by a simulate() result of ``games`` games (tracemalloc)."""
+    tracemalloc.start()
+    try:
+        result = simulate("snake-eyes", games, 2, 3)
+        kept, _ = tracemalloc.get_traced_memory()
+        del result
+    finally:
+        tracemalloc.stop()
+    return kept
 
 
 if __name__ == "__main__":
