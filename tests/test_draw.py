@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gamenight.engine.chance import dice_outcomes
-from gamenight.engine.draw import GRID, Law, throw, uniform_index, walk
+from gamenight.engine.draw import GRID, Law, uniform_index, walk
 from gamenight.games.shake import shake_law
 
 LAWS = [
@@ -55,8 +55,3 @@ def test_uniform_index_is_the_walk_over_equal_chances(m: int, n: int) -> None:
     outcomes = [(i, Fraction(1, n)) for i in range(n)]
     assert uniform_index(u, n) == walk(outcomes, u)
 
-
-@given(st.integers(0, GRID - 1), st.integers(1, 6))
-def test_one_uniform_throws_what_the_walk_over_every_throw_draws(m: int, n: int) -> None:
-    u = m / GRID
-    assert throw(u, n) == walk(dice_outcomes(n), u)["faces"]

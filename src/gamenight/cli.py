@@ -365,3 +365,46 @@ def odds(
 
 if __name__ == "__main__":
     app()
+
+
+@app.command()
+def tournament(
+    game: Annotated[str, typer.Argument(help="game id (see `gamenight list`)")],
+    bots: Annotated[
+        str, typer.Option(help="comma-separated bots: random, sensible, mcts, mcts-N")
+    ] = "random,sensible,mcts",
+    games: Annotated[int, typer.Option(help="deals each seating plays (shared by all)")] = 20,
+    players: Annotated[int | None, typer.Option(help="seats at each table")] = None,
+    seed: Annotated[int, typer.Option(help="seed of the shared deals")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
+    plot: Annotated[Path | None, typer.Option(help="save a chart (PNG) here")] = None,
+) -> None:
+    """Round-robin bots with rotated seats on shared deals; rate them with OpenSkill."""
+    from rich.markup import escape
+
+    from gamenight.analysis import tournament as tour
+
+    try:
+        result = tour.run_tournament(game, bots.split(","), games, players, seed)
+    except (GamenightError, ValueError) as e:
+        raise fail(e) from None
+    if plot is not None:
+        try:
+            tour.plot(result, str(plot))
+        except (ImportError, OSError) as e:
+            raise fail(ValueError(f"cannot draw {plot}: {e}")) from None
+    if as_json:
+        print(json.dumps(result.to_json(), indent=2))
+        return
+    table = Table(title=f"{escape(game)}: {result.players} players, {games} deals per seating")
+    for col in ("bot", "games", "win share (95 %)", "mean return", "rating"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for row in (r.summary() for r in result.records):
+        table.add_row(
+            escape(row["bot"]),
+            str(row["games"]),
+            f"{row['win_share']:.1%} ({row['win_share_low']:.1%}–{row['win_share_high']:.1%})",
+            f"{row['mean_return']:+.2f} ± {row['mean_return_ci']:.2f}",
+            f"{row['rating']:.1f} (μ {row['mu']:.1f}, σ {row['sigma']:.1f})",
+        )
+    console.print(table)

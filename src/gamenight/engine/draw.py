@@ -32,9 +32,6 @@ class Law:
         self.bounds = bounds
         self.last = len(bounds) - 1
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Law:
-        return self  # never changed once built: a cloned state shares it
-
     def draw(self, u: float) -> Any:
         """The first outcome whose running sum of probabilities exceeds ``u``."""
         i = bisect_right(self.bounds, u)
@@ -45,18 +42,6 @@ def uniform_index(u: float, n: int) -> int:
     """``floor(u * n)`` in exact arithmetic: the walk's pick among ``n`` equally likely
     outcomes, for a uniform ``u`` on the grid."""
     return int(u * GRID) * n // GRID
-
-
-def throw(u: float, n: int, sides: int = 6) -> list[int]:
-    """The ordered throw of ``n`` dice that the walk over ``dice_outcomes(n)`` draws for ``u``:
-    one uniform for all the dice (the throws are alike, listed with the last die counting
-    fastest)."""
-    k = uniform_index(u, sides**n)
-    faces = [0] * n
-    for i in range(n - 1, -1, -1):
-        k, face = divmod(k, sides)
-        faces[i] = face + 1
-    return faces
 
 
 def walk(outcomes: Sequence[tuple[Any, Fraction]], u: float) -> Any:

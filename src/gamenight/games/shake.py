@@ -18,7 +18,6 @@ from pydantic import Field
 
 from gamenight.engine import Game, Options, State, register_game
 from gamenight.engine.chance import Uniforms, check_faces, dice_outcomes
-from gamenight.engine.draw import Law, throw
 from gamenight.engine.errors import IllegalAction, MalformedAction, NotYourTurn
 from gamenight.engine.schema import IntList
 
@@ -50,12 +49,6 @@ def shake_law(scoring_faces: int) -> tuple[tuple[tuple[int, ...], Fraction], ...
         hits = sum(1 for f in faces if f)
         law.append((faces, hit**hits * (1 - hit) ** (SHAKE_DICE - hits)))
     return tuple(law)
-
-
-@cache
-def shake_draws(scoring_faces: int) -> Law:
-    """The shake law ready to draw with one uniform (its actions are shared: read-only)."""
-    return Law([({"type": "shake", "faces": list(f)}, p) for f, p in shake_law(scoring_faces)])
 
 
 def crap_out_chance(scoring_faces: int) -> Fraction:
@@ -96,6 +89,7 @@ class ShakeState(State):
         "dice": {"faces": IntList(1, COLORED_DICE, 1, 6)},
         "shake": {"faces": IntList(SHAKE_DICE, SHAKE_DICE, 0, SCORING)},
     }
+    CHANCE_UNIFORMS = 6  # six colored dice, or six shake dice
 
     def __init__(self, game: Shake, seed: int | None = None) -> None:
         super().__init__(game, seed)
@@ -120,7 +114,7 @@ class ShakeState(State):
         self.winners: list[int] = []
         self.crap_outs = [0] * n
         self.shakes = [0] * n
-        self._shakes = shake_draws(game.options.scoring_faces)
+        self._hit = game.options.scoring_faces / 6  # chance that one shake die scores
         self.names = [self.seat_name(s) for s in range(n)]
         self.log("Round 1 of {}: everyone rolls their colored die.", rounds)
 
@@ -181,9 +175,11 @@ class ShakeState(State):
         return dice_outcomes(self._rollers())
 
     def _sample_chance(self, rng: Uniforms) -> Action:
+        rnd = rng.random
         if self.phase == "shake":
-            return self._shakes.draw(rng.random())
-        return {"type": "dice", "faces": throw(rng.random(), self._rollers())}
+            hit = self._hit
+            return {"type": "shake", "faces": [SCORING if rnd() < hit else 0 for _ in range(6)]}
+        return {"type": "dice", "faces": [int(rnd() * 6) + 1 for _ in range(self._rollers())]}
 
     # --- validation (never mutates) --------------------------------------------------------------
     def _check(self, action: Action, seat: int | None) -> None:
