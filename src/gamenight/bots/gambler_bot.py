@@ -14,9 +14,14 @@ from gamenight.games.gambler.state import (
     IOU_LOAN,
     LOTTERY_PRIZE,
     TICKET_PRICE,
+    GamblerState,
 )
 
 CUSHION = 100  # cash kept after repaying an IOU, so the next fee does not force a new one
+# The odds never change during a game: each space's expected prize, and the best of them.
+EXPECTED = {space: odds.win_probability(space) * odds.prize(space) for space in odds.SPACES}
+BEST_SPACE = max(EXPECTED.values())
+TICKET_VALUE = odds.ticket_value(1, 2, LOTTERY_PRIZE)
 
 
 class GamblerBot:
@@ -26,24 +31,23 @@ class GamblerBot:
         self.rng = random.Random(seed)
 
     def act(self, state: State, seat: int) -> dict[str, Any]:
+        if not isinstance(state, GamblerState):
+            raise TypeError("GamblerBot plays gambler only")
         legal = state.legal_actions(seat)
         types = {a["type"]: a for a in legal}
-        me = state.view()["players"][seat]
-        if "repay_iou" in types and me["cash"] >= IOU_LOAN + IOU_INTEREST + CUSHION:
+        cash = state.ledger[state.purse[seat]]  # public: every view shows each player's cash
+        if "repay_iou" in types and cash >= IOU_LOAN + IOU_INTEREST + CUSHION:
             return types["repay_iou"]
         if "claim_start" in types:
             return types["claim_start"]
-        if "buy_ticket" in types and self.ticket_pays(me["cash"]):
+        if "buy_ticket" in types and self.ticket_pays(cash):
             return types["buy_ticket"]
         if "roll_again" in types:
             again = Fraction(DOUBLES_PRIZE, 6)
-            best = max(odds.win_probability(sp) * odds.prize(sp) for sp in odds.SPACES)
-            return types["roll_again"] if again >= best else types["sweepstakes"]
+            return types["roll_again"] if again >= BEST_SPACE else types["sweepstakes"]
         markers = [a for a in legal if a["type"] == "marker"]
         if markers:
-            return max(
-                markers, key=lambda a: odds.win_probability(a["space"]) * odds.prize(a["space"])
-            )
+            return max(markers, key=lambda a: EXPECTED[a["space"]])
         for kind in ("roll", "end_turn"):
             if kind in types:
                 return types[kind]
@@ -52,5 +56,4 @@ class GamblerBot:
     @staticmethod
     def ticket_pays(cash: int) -> bool:
         """A ticket is worth its expected Lottery prize; buy while that beats the price."""
-        value = odds.ticket_value(1, 2, LOTTERY_PRIZE)
-        return value > TICKET_PRICE and cash >= TICKET_PRICE + 60
+        return TICKET_VALUE > TICKET_PRICE and cash >= TICKET_PRICE + 60

@@ -14,6 +14,7 @@ from math import comb
 from typing import Any
 
 from gamenight.engine import State
+from gamenight.games.shake import DIE_POINTS, ShakeState
 
 STEP = 10  # points on a scoring shake die
 CAP = 3000  # points above which the bot always stops (keeps the table small for any option)
@@ -39,39 +40,45 @@ def keeps_shaking(points: int, scoring_faces: int) -> bool:
     return i < len(values) and values[i] > points
 
 
+# the bot's actions are shared, read-only dicts, as every action is once applied
+_SHAKE, _STOP, _TAKE = {"type": "shake"}, {"type": "stop"}, {"type": "take"}
+
+
 class ShakeBot:
-    """Takes or shakes by expected value; shakes the All Shake round to win, not to score."""
+    """Takes or shakes by expected value; shakes the All Shake round to win, not to score.
+
+    Shake hides nothing (every seat's view is the whole table), so the bot reads the few public
+    figures it needs straight from the state instead of building a full view per decision."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)  # for the Bot constructor contract; the bot is deterministic
 
     def act(self, state: State, seat: int) -> dict[str, Any]:
-        view = state.view(seat)
-        k = state.game.options.scoring_faces  # type: ignore[attr-defined]
-        phase = view["phase"]
+        if not isinstance(state, ShakeState):
+            raise TypeError("ShakeBot plays shake only")
+        k = state.game.options.scoring_faces
+        phase = state.phase
+        if phase == "shaken":
+            points = state.points
+            if state.round > state.game.options.rounds:  # the All Shake round
+                return _SHAKE if self._races_on(state, seat, points, k) else _STOP
+            return _SHAKE if keeps_shaking(points, k) else _STOP
         if phase == "choose":
-            die = view["rolled_points"][seat]
-            return {"type": "shake" if shake_values(k)[0] > die else "take"}
+            assert state.rolled is not None
+            return _SHAKE if shake_values(k)[0] > state.rolled[seat] * DIE_POINTS else _TAKE
         if phase == "order":
             tied = next(a["seats"] for a in state.legal_actions(seat))
             return {"type": "order", "seats": [s for s in tied if s != seat] + [seat]}
-        if phase == "shaken":
-            points = view["shake_points"]
-            if view["all_shake_round"]:
-                return {"type": "shake" if self._races_on(view, seat, points, k) else "stop"}
-            return {"type": "shake" if keeps_shaking(points, k) else "stop"}
         return state.legal_actions(seat)[0]
 
     @staticmethod
-    def _races_on(view: dict[str, Any], seat: int, points: int, k: int) -> bool:
-        players = view["players"]
-        mine = players[seat]["total"] + points
-        rivals = [p["total"] for s, p in enumerate(players) if s != seat]
-        later = [
-            s for s in view["all_shake_order"] if s != seat and players[s]["all_shake"] is None
-        ]
+    def _races_on(state: ShakeState, seat: int, points: int, k: int) -> bool:
+        totals = state.totals()
+        mine = totals[seat] + points
+        best_rival = max(t for s, t in enumerate(totals) if s != seat)
+        later = [s for s in state.order if s != seat and state.all_shake[s] is None]
         if not later:
-            return mine <= max(rivals)  # stop as soon as a stop wins outright
-        if mine <= max(rivals):
+            return mine <= best_rival  # stop as soon as a stop wins outright
+        if mine <= best_rival:
             return True  # totals never fall, so a stop behind a rival cannot win
         return keeps_shaking(points, k)

@@ -47,9 +47,14 @@ class Ledger:
 
     def pay_what_you_can(self, src: str, dst: str, amount: int) -> int:
         """Transfer up to ``amount``, as much as ``src`` holds; returns what was paid."""
-        have = self.balances[src]
-        paid = amount if src in self.may_go_negative else min(amount, max(have, 0))
-        return self.transfer(src, dst, paid)
+        balances = self.balances
+        have = balances[src]
+        if amount < 0 or dst not in balances:
+            return self.transfer(src, dst, amount)  # raises, naming the problem
+        paid = amount if have >= amount or src in self.may_go_negative else max(have, 0)
+        balances[src] = have - paid  # what transfer() does, without checking again
+        balances[dst] += paid
+        return paid
 
     def open_purse(self, name: str) -> None:
         self.balances.setdefault(name, 0)

@@ -172,21 +172,19 @@ class ActionTypes:
                 f"unknown action type {describe(kind)} for {self.who} (known: {self._known})"
             )
         out: Action = {"type": kind}
-        used = 1
         for name, spec, opt in fields:
-            if name not in action:
+            v = action.get(name, _MISSING)
+            if v is _MISSING:
                 if opt:
                     continue
                 raise MalformedAction(f"a {kind!r} action needs the field {name!r}")
-            v = action[name]
             why = spec.problem(v)
             if why is not None:
                 raise MalformedAction(
                     f"a {kind!r} action: {name!r} must be {why}; got {describe(v)}"
                 )
             out[name] = v.copy() if type(v) is list else v
-            used += 1
-        if used != len(action):
+        if len(out) != len(action):  # a field the type does not have
             _extra(action, kind, fields)
         return out
 
@@ -243,7 +241,11 @@ def _extra(action: dict[Any, Any], kind: str, fields: tuple[tuple[str, Spec, boo
 
 def copy_action(action: Action) -> Action:
     """A copy that shares nothing mutable with ``action`` (actions are flat: lists of scalars)."""
-    return {k: (v.copy() if type(v) is list else v) for k, v in action.items()}
+    out = action.copy()  # then the lists: twice as fast as one comprehension over the fields
+    for k, v in action.items():
+        if type(v) is list:
+            out[k] = v.copy()
+    return out
 
 
 class AnyFlat(ActionTypes):

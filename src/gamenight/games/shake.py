@@ -56,6 +56,10 @@ def crap_out_chance(scoring_faces: int) -> Fraction:
     return Fraction(6 - scoring_faces, 6) ** SHAKE_DICE
 
 
+# the player actions each player phase allows
+EXPECTED = {"choose": ("take", "shake"), "shaken": ("shake", "stop"), "order": ("order",)}
+
+
 @register_game
 class Shake(Game):
     id = "shake"
@@ -110,6 +114,8 @@ class ShakeState(State):
         self.winners: list[int] = []
         self.crap_outs = [0] * n
         self.shakes = [0] * n
+        self._hit = game.options.scoring_faces / 6  # chance that one shake die scores
+        self.names = [self.seat_name(s) for s in range(n)]
         self.log("Round 1 of {}: everyone rolls their colored die.", rounds)
 
     # --- protocol --------------------------------------------------------------------------------
@@ -171,7 +177,7 @@ class ShakeState(State):
     def _sample_chance(self, rng: Uniforms) -> Action:
         rnd = rng.random
         if self.phase == "shake":
-            hit = self.game.options.scoring_faces / 6
+            hit = self._hit
             return {"type": "shake", "faces": [SCORING if rnd() < hit else 0 for _ in range(6)]}
         return {"type": "dice", "faces": [int(rnd() * 6) + 1 for _ in range(self._rollers())]}
 
@@ -183,14 +189,13 @@ class ShakeState(State):
             return
         if self.is_chance():
             raise NotYourTurn(f"the dice are to be rolled ({self.phase}); no player acts now")
-        expected = {"choose": ("take", "shake"), "shaken": ("shake", "stop"), "order": ("order",)}
         if kind not in ("take", "shake", "stop", "order"):
             raise MalformedAction(f"Shake knows no {kind!r} action")
         if seat != self.actor():
             raise NotYourTurn(
                 f"it is {self.seat_name(self.actor() or 0)}'s turn, not {self.seat_name(seat)}'s"
             )
-        if kind not in expected[self.phase]:
+        if kind not in EXPECTED[self.phase]:
             why = {
                 "choose": "take the die's points or shake",
                 "shaken": "shake again or stop",
@@ -211,7 +216,7 @@ class ShakeState(State):
                 )
             if set(action) != {"type", "seats"}:
                 raise MalformedAction(f"unexpected fields in {action!r}")
-        elif set(action) != {"type"}:
+        elif len(action) != 1:  # the type alone
             raise MalformedAction(f"a {kind!r} action has no fields besides 'type': {action!r}")
 
     def _check_chance(self, action: Action, kind: str) -> None:
@@ -241,7 +246,7 @@ class ShakeState(State):
         if self.phase == "roll":
             self._roll(list(action["faces"]))
         elif self.phase == "shake":
-            self._shake_result(list(action["faces"]))
+            self._shake_result(action["faces"])  # kept, never changed: the record holds it too
         elif self.phase == "order-roll":
             self._order_roll(list(action["faces"]))
         elif self.phase == "final-roll":
@@ -313,7 +318,7 @@ class ShakeState(State):
             return
         self.points += gained
         self.phase = "shaken"
-        self.log("{} shakes {}: {} in hand.", self.seat_name(seat), gained, self.points)
+        self.log("{} shakes {}: {} in hand.", self.names[seat], gained, self.points)
 
     def _stop(self) -> None:
         seat = self.shaker
@@ -331,7 +336,7 @@ class ShakeState(State):
             self.all_shake[seat] = points
         else:
             self.pad[seat][self.round - 1] = points
-        self.log("{} scores {} ({}).", self.seat_name(seat), points, why)
+        self.log("{} scores {} ({}).", self.names[seat], points, why)
 
     def _end_round(self) -> None:
         self.round += 1

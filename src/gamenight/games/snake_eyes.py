@@ -24,6 +24,8 @@ FAILED_PASS_FINE = 2  # chips three failed chances after a complete pass cost
 SNAKE_EYES_BONUS = 2  # chips drawn for throwing Snake Eyes on a face-up #2
 SNAKE_EYES_PASS_DRAW = 1  # chips drawn for Snake Eyes on a face-down #2
 CHANCES = 3  # throws the original thrower gets after a complete pass
+# The 36 ordered throws as shared, read-only actions: a draw hands one out, nothing is built.
+THROWS = tuple({"type": "dice", "faces": [a, b]} for a in range(1, 7) for b in range(1, 7))
 
 
 class SnakeEyesOptions(Options):
@@ -72,6 +74,7 @@ class SnakeEyesState(State):
         super().__init__(game, seed)
         n, opts = game.players, game.options
         self.purse = [f"seat{i}" for i in range(n)]
+        self.names = [self.seat_name(i) for i in range(n)]
         self.ledger = Ledger({**{p: opts.starting_chips for p in self.purse}, "kitty": 0})
         for seat in range(n):
             self.ledger.transfer(self.purse[seat], "kitty", opts.ante)
@@ -118,8 +121,7 @@ class SnakeEyesState(State):
         return dice_outcomes(2)
 
     def _sample_chance(self, rng: Uniforms) -> dict[str, Any]:
-        r = int(rng.random() * 36)
-        return {"type": "dice", "faces": [r // 6 + 1, r % 6 + 1]}
+        return THROWS[int(rng.random() * 36)]
 
     @property
     def throwing_seat(self) -> int:
@@ -148,7 +150,7 @@ class SnakeEyesState(State):
             return
         self.throws += 1
         thrower = self.thrower
-        self.log("{} throws {} ({}+{}).", self.seat_name(thrower), total, faces[0], faces[1])
+        self.log("{} throws {} ({}+{}).", self.names[thrower], total, faces[0], faces[1])
         if total == 7:
             self._pay(thrower, SEVEN_FINE, "threw 7")
             self._pass_left(thrower)
@@ -193,7 +195,7 @@ class SnakeEyesState(State):
     def _turn_down(self, seat: int, card: int) -> None:
         self.up[seat][card] = False
         self.up_count[seat] -= 1
-        self.log("{} turns #{} face down.", self.seat_name(seat), card)
+        self.log("{} turns #{} face down.", self.names[seat], card)
         if self.up_count[seat] == 0:
             self._winner = seat
             won = self.ledger.transfer("kitty", self.purse[seat], self.ledger["kitty"])
@@ -211,7 +213,7 @@ class SnakeEyesState(State):
             seat = (thrower + step) % n
             if self.up[seat][card]:
                 self.thrower = seat
-                self.log("Dice pass to {}, who has #{} face up.", self.seat_name(seat), card)
+                self.log("Dice pass to {}, who has #{} face up.", self.names[seat], card)
                 self._turn_down(seat, card)
                 return
         self.chances_left = CHANCES
@@ -220,15 +222,15 @@ class SnakeEyesState(State):
     def _pass_left(self, seat: int) -> None:
         self.chances_left = 0
         self.thrower = (seat + 1) % self.players
-        self.log("Dice pass to {}.", self.seat_name(self.thrower))
+        self.log("Dice pass to {}.", self.names[self.thrower])
 
     def _pay(self, seat: int, chips: int, why: str) -> None:
         paid = self.ledger.pay_what_you_can(self.purse[seat], "kitty", chips)
-        self.log("{} puts {} chip(s) in the kitty ({}).", self.seat_name(seat), paid, why)
+        self.log("{} puts {} chip(s) in the kitty ({}).", self.names[seat], paid, why)
 
     def _draw(self, seat: int, chips: int, why: str) -> None:
         got = self.ledger.pay_what_you_can("kitty", self.purse[seat], chips)
-        self.log("{} draws {} chip(s) from the kitty ({}).", self.seat_name(seat), got, why)
+        self.log("{} draws {} chip(s) from the kitty ({}).", self.names[seat], got, why)
 
     # --- views -----------------------------------------------------------------------------------
     def face_up(self, seat: int) -> list[int]:

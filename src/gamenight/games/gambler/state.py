@@ -15,7 +15,8 @@ from typing import Any
 from pydantic import Field
 
 from gamenight.engine import BadOption, Game, IllegalAction, Options, State, register_game
-from gamenight.engine.chance import check_faces, dice_outcomes
+from gamenight.engine.chance import Uniforms, check_faces, dice_outcomes
+from gamenight.engine.draw import Law, uniform_index
 from gamenight.engine.errors import MalformedAction, NotYourTurn
 from gamenight.engine.ledger import Ledger
 from gamenight.engine.schema import Int, IntList, Str
@@ -31,6 +32,7 @@ DOUBLES_PRIZE, START_PAY = 500, 100
 IOU_LOAN, IOU_INTEREST = 200, 20
 BANK = "bank"
 DIE = [({"type": "die", "face": f}, Fraction(1, 6)) for f in range(1, 7)]
+TWO_DICE_LAW, DIE_LAW = Law(dice_outcomes(2)), Law(DIE)
 
 
 class GamblerOptions(Options):
@@ -221,6 +223,25 @@ class GamblerState(State):
         if kind == "fortune":
             u = self.fortune_unseen
             return [({"type": "fortune", "card": i}, Fraction(1, len(u))) for i in u]
+        raise IllegalAction("no chance move is pending")
+
+    def _sample_chance(self, rng: Uniforms) -> dict[str, Any]:
+        """What the generic walk over ``_chance_outcomes`` draws, without walking: dice from
+        laws walked once, cards by their index among equally likely ones."""
+        kind, u = self.chance, rng.random()
+        if kind == "shaker" or kind == "race_die":
+            return DIE_LAW.draw(u)
+        if kind == "move" or kind == "again" or kind == "order":
+            return TWO_DICE_LAW.draw(u)
+        if kind == "ticket":  # each ticket in the deck alike, copies side by side in order
+            deck = sorted(self.ticket_deck)
+            return {"type": "ticket", "ticket": list(deck[uniform_index(u, len(deck))])}
+        if kind == "horse":
+            left = self._horses_left()
+            return {"type": "horse", "horse": left[uniform_index(u, len(left))]}
+        if kind == "fortune":
+            unseen = self.fortune_unseen
+            return {"type": "fortune", "card": unseen[uniform_index(u, len(unseen))]}
         raise IllegalAction("no chance move is pending")
 
     # --- checks ---------------------------------------------------------------------------------

@@ -126,8 +126,9 @@ class SnapState(TableState):
 
     def matches(self) -> list[int | None]:
         """Piles (seats, None = centre) whose exposed top matches another exposed top."""
-        counts = Counter(card for card, _ in self.exposed())
-        return [where for card, where in self.exposed() if counts[card] >= 2]
+        tops = self.exposed()
+        cards = [card for card, _ in tops]
+        return [where for card, where in tops if cards.count(card) >= 2]
 
     def _call(self, seat: int) -> None:
         self.calls += 1

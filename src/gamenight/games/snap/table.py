@@ -20,6 +20,8 @@ from gamenight.engine.schema import Str
 
 from .deck import DECK_SIZE, GROUPS, draw_outcomes, full_deck
 
+SORTED_GROUPS = sorted(GROUPS)  # the order in which a draw lays a pool of cards out
+
 
 class CardOptions(Options):
     max_flips: int = Field(
@@ -45,6 +47,7 @@ class TableState(State):
         self.pack: list[list[str]] = [[] for _ in range(n)]
         self.center: list[str] = []
         self.undealt: Counter[str] = full_deck()
+        self.to_deal = DECK_SIZE  # sum(undealt.values()), kept as the deal goes
         self.deal_to = 0
         self.turn = 0
         self.out = [False] * n
@@ -72,7 +75,7 @@ class TableState(State):
 
     # --- the deal --------------------------------------------------------------------------
     def dealing(self) -> bool:
-        return sum(self.undealt.values()) > 0
+        return self.to_deal > 0
 
     def _deal_outcomes(self) -> list[tuple[dict[str, Any], Fraction]]:
         return draw_outcomes(self.undealt, "deal")
@@ -87,14 +90,20 @@ class TableState(State):
 
     def _do_deal(self, card: str) -> None:
         self.undealt[card] -= 1
+        self.to_deal -= 1
         self.pack[self.deal_to].append(card)
         self.deal_to = (self.deal_to + 1) % self.players
         if not self.dealing():
             self.log("the deal is done: packs of {}", [len(p) for p in self.pack])
 
     def _sample_from(self, pool: Counter[str], kind: str, rng: Uniforms) -> dict[str, Any]:
-        cards = sorted(pool.elements())
-        return {"type": kind, "card": cards[int(rng.random() * len(cards))]}
+        # card number i of the pool laid out in name order, without laying it out
+        i = int(rng.random() * sum(pool.values()))
+        for card in SORTED_GROUPS:
+            i -= pool.get(card, 0)
+            if i < 0:
+                return {"type": kind, "card": card}
+        raise IllegalAction("no card is left to draw")
 
     def _public_action(
         self, action: dict[str, Any], seat: int | None, viewer: int | None
@@ -212,7 +221,7 @@ class TableState(State):
             "turn": None if self._over else self.turn,
             "players": [self._player_view(s) for s in range(self.players)],
             "center": list(self.center),
-            "undealt": sum(self.undealt.values()),
+            "undealt": self.to_deal,
             "out": list(self.out),
             "flips": self.flips,
             "winner": self._winner,
