@@ -8,6 +8,7 @@ import pytest
 
 import gamenight
 from gamenight import IllegalAction
+from gamenight.games.snap.table import TableState
 from snap_helpers import dealt
 
 FLIP = {"type": "flip"}
@@ -126,10 +127,11 @@ def test_later_match_of_the_penalty_card() -> None:
 
 def test_used_up_pack_is_reformed_by_a_card_by_card_reshuffle() -> None:
     state = dealt("snap", [["kite", "owl"], ["fish", "crown"]])
-    # test shortcut: A keeps one card in his pack and two face up; the rest wait in the centre
-    state.center = state.pack[0][1:]
+    # test shortcut: A keeps one card in his pack and two face up; B holds the rest
+    rest = state.pack[0][1:]
     state.pack[0] = ["kite"]
-    state.up[0] = [state.center.pop(0), state.center.pop(0)]
+    state.up[0] = [rest.pop(0), rest.pop(0)]
+    state.pack[1] += rest
     assert state.total_cards() == 52
     shuffled = sorted(["kite", *state.up[0]])
     state.apply(FLIP, 0)
@@ -207,3 +209,39 @@ def test_a_deal_card_that_is_used_up_is_refused() -> None:
         state.apply({"type": "deal", "card": "owl"})
     with pytest.raises(IllegalAction, match="chance move"):
         state.apply(FLIP, 0)
+
+
+def _last_card_pair() -> TableState:
+    """A turns up his last pack card (kite) and B matches it; A is to flip next."""
+    state = dealt("snap", [["kite"], ["kite"]])
+    # test shortcut: the rest of A's cards lie under his face-up pile
+    state.up[0] = state.pack[0][1:]
+    state.pack[0] = ["kite"]
+    state.apply(FLIP, 0)
+    state.apply(FLIP, 1)
+    assert state.turn == 0 and state.pack[0] == [] and state.matches() == [0, 1]
+    return state
+
+
+def test_pair_made_with_a_last_card_can_be_called_before_the_reshuffle() -> None:
+    """Rulebook: "At any time during the game that a player sees two cards alike turned up on
+    the table he calls Snap"; the reshuffle may not take the pair off the table first."""
+    state = _last_card_pair()
+    assert not state.is_chance()
+    assert set(state.actors()) == {0, 1}
+    assert SNAP in state.legal_actions(0) and FLIP in state.legal_actions(0)
+    state.apply(SNAP, 0)  # A calls his own pair and keeps his face-up pile
+    assert state.up == [[], []] and len(state.pack[0]) == 27
+    assert state.total_cards() == 52
+
+
+def test_flip_on_an_empty_pack_picks_the_pile_up_and_the_shuffle_starts() -> None:
+    """Rulebook: a used-up pack is re-formed "by reshuffling his face up cards"; if nobody
+    calls, the owner's flip is that moment and the pair goes with the pile."""
+    state = _last_card_pair()
+    pile = len(state.up[0])
+    state.apply(FLIP, 0)
+    assert state.up[0] == [] and state.is_chance() and state.view()["shuffling"] == pile
+    while state.is_chance():
+        state.sample_chance()
+    assert len(state.pack[0]) == pile and state.turn == 0 and state.total_cards() == 52

@@ -121,10 +121,14 @@ class TableState(State):
         self._winner = leaders[0] if len(leaders) == 1 else None
         self.log("the flip limit ({}) is reached: cards held {}", self.flips, counts)
 
+    def _still_in_play(self, seat: int) -> bool:
+        """A seat with no cards that still has a say in the card on the table (Slap)."""
+        return False
+
     def _update_outs(self) -> None:
         """Seats with no cards are out; the last seat in takes the centre and wins."""
         for s in range(self.players):
-            if not self.out[s] and self.held(s) == 0:
+            if not self.out[s] and self.held(s) == 0 and not self._still_in_play(s):
                 self.out[s] = True
                 self.log("{} has no cards left and is out", self.seat_name(s))
         alive = self.in_seats()
