@@ -114,7 +114,7 @@ def test_sample_chance_is_seeded(game_id: str) -> None:
         return state.record()["moves"]
 
     assert run(3) == run(3)
-    assert run(3) != run(4)
+    assert run(3) != run(4) or run(3) != run(5)  # two short games may draw the same dice
 
 
 @pytest.mark.parametrize("game_id", GAMES)

@@ -75,6 +75,11 @@ class State(ABC):
         """Figures of a finished game for the simulator (throws, kitty, ...)."""
         return {}
 
+    def _house_move(self, action: Action) -> bool:
+        """Whether the house (seat None) may make ``action`` while players are to act, as a
+        casino dealer may; ``_check`` still judges it."""
+        return False
+
     def _sample_chance(self, rng: random.Random) -> Action:
         """Draw a chance action; games override this with a faster draw of the same law."""
         outcomes = self._chance_outcomes()
@@ -115,7 +120,7 @@ class State(ABC):
         if self.is_terminal():
             raise IllegalAction("the game is over")
         if seat is None:
-            if not self.is_chance():
+            if not self.is_chance() and not self._house_move(action):
                 raise NotYourTurn("a chance move (seat None) was given, but a player is to act")
         elif type(seat) is not int or not 0 <= seat < self.players:
             raise NotYourTurn(f"there is no seat {seat!r} (seats are 0 to {self.players - 1})")

@@ -22,7 +22,7 @@ from gamenight.games.snake_eyes_casino import CasinoState
 
 HELP = (
     "wager AREA N | reduce AREA N | remove AREA | accept | decline | roll | done | give | "
-    "seat N | dealer: dice A B | amend A B | void REASON | settle"
+    "seat N | dealer: dice A B | amend A B | void REASON | settle | force REASON"
 )
 
 
@@ -44,6 +44,8 @@ def parse_command(text: str) -> tuple[dict[str, Any], bool]:
         return {"type": verb, "faces": [int(a) for a in args]}, True
     if verb == "void" and args:
         return {"type": "void", "reason": " ".join(args)}, True
+    if verb == "force" and args:  # rule 5.7(b): the dealer takes the dice from the shooter
+        return {"type": "force_give_up", "reason": " ".join(args)}, True
     raise ValueError(f"cannot read {text!r}: " + HELP)
 
 

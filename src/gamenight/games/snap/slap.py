@@ -2,9 +2,10 @@
 
 Decisions (see docs/rules/slap-the-elephant.md): a seat whose pack is empty stays in while the
 card he played last lies on top of the centre (all players, him included, may still slap or snap
-at it), and is out once it is taken or covered; a wrong reaction hands the pile out from the top, one card at a time round the other seats from
-the offender's left, as many whole rounds as go evenly, and the leftover cards (fewer than the
-number of other seats) stay in the centre under the next card played. Reactions are open only
+at it), and is out once it is taken or covered; a wrong reaction hands the pile out from the
+top, one card at a time round the other seats from the offender's left, as many whole rounds as
+go evenly, and the leftover cards (fewer than the number of other seats) stay in the centre
+under the next card played. Reactions are open only
 while the centre holds cards.
 """
 
