@@ -25,6 +25,7 @@ WHY = {
     "false": "nothing to call: penalty",
     "too late": "too late, dropped",
     "stale": "not open any more",
+    "held back": "held back: saw the table change in time",
 }
 
 
@@ -101,8 +102,9 @@ class SnapApp(App[None]):
         if action not in self.state.legal_actions(HUMAN):
             self.query_one(RichLog).write(f"you cannot {action['type']} now")
             return
-        out = self.table.press(HUMAN, action)
-        if out is not None:
+        start = len(self.table.outcomes)
+        self.table.press(HUMAN, action)
+        for out in self.table.outcomes[start:]:  # the press, and any bot it made hold back
             self.report(out)
         self.redraw()
 
