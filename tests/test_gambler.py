@@ -344,6 +344,21 @@ def test_turn_limit_ends_a_game_with_the_richest() -> None:
             pick = next((a for a in legal if a["type"] in ("roll", "end_turn")), legal[0])
             s.apply(pick, seat)
     assert s.turns <= 10 and s.stats()["turn_limit"] in (0.0, 1.0)
+    assert s.view()["truncated"] == bool(s.stats()["turn_limit"])
+
+
+def test_a_game_stopped_by_the_turn_cap_says_so_in_view_and_record() -> None:
+    s = gamenight.new_game("gambler", players=2, max_turns=10, first_player=0).new_state(4)
+    while not s.is_terminal():
+        if s.is_chance():
+            s.sample_chance()
+        else:
+            seat = s.actors()[0]
+            legal = s.legal_actions(seat)
+            keep = ("roll", "end_turn", "roll_again", "marker", "claim_start")
+            s.apply(next(a for a in legal if a["type"] in keep), seat)
+    assert s.truncated and s.view()["truncated"] and s.record()["truncated"] is True
+    assert gamenight.replay(s.record()).truncated
 
 
 # --- bots ----------------------------------------------------------------------------------------

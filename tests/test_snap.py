@@ -181,6 +181,32 @@ def test_flip_limit_ends_a_never_ending_game_and_most_cards_wins() -> None:
     state.apply(FLIP, 0)
     assert state.is_terminal() and state.winner() == 1
     assert state.stats()["stopped"] == 1.0
+    assert state.view()["truncated"] and state.record()["truncated"] is True
+    assert gamenight.replay(state.record()).truncated
+
+
+def test_a_natural_end_is_not_truncated_and_a_false_claim_is_refused() -> None:
+    state = dealt("snap", [["kite"], ["fish"]])
+    state.center = state.pack[1][1:]
+    state.pack[1] = ["fish"]
+    state.apply(FLIP, 0)
+    state.apply(FLIP, 1)
+    state.apply(SNAP, 1)
+    assert state.is_terminal() and not state.view()["truncated"]
+    record = state.record()
+    assert "truncated" not in record
+    with pytest.raises(gamenight.BadRecord, match="truncated"):
+        gamenight.replay({**record, "truncated": True})
+
+
+def test_simulate_counts_games_stopped_by_a_cap_apart_from_wins() -> None:
+    from gamenight.analysis.simulate import simulate
+
+    sim = simulate("snap", games=5, players=3, max_flips=5).to_json()
+    assert sim["truncated"] == 5 and sum(sim["wins_by_seat"]) == 0
+    assert sim["no_single_winner"] == 0
+    full = simulate("snap", games=5, players=3).to_json()
+    assert full["truncated"] == 0 and sum(full["wins_by_seat"]) + full["no_single_winner"] == 5
 
 
 @pytest.mark.parametrize(

@@ -132,6 +132,8 @@ def simulate(
     wins.add_column("share", justify="right")
     for s, w in enumerate(out["wins_by_seat"]):
         wins.add_row(chr(65 + s), str(w), f"{w / games:.1%}")
+    if out["truncated"]:
+        wins.add_row("stopped by a safety cap", str(out["truncated"]), "")
     console.print(wins)
     figs = Table(title="figures per game")
     for col in ("figure", "mean", "min", "p50", "p99", "max"):
@@ -206,7 +208,9 @@ def simulate_realtime_cmd(
     ] = "easy,normal,expert",
     games: Annotated[int, typer.Option(min=1, help="how many games")] = 200,
     seed: Annotated[int, typer.Option(help="the same seed gives the same figures")] = 0,
-    max_flips: Annotated[int, typer.Option(min=1, help="flips after which a game stops")] = 1000,
+    max_flips: Annotated[
+        int | None, typer.Option(min=1, help="flips after which a game stops (game default)")
+    ] = None,
 ) -> None:
     """Bots with human-like reaction times play a calling game in simulated time."""
     from gamenight.realtime import simulate_realtime

@@ -25,6 +25,7 @@ class RecordModel(BaseModel):
     options: dict[str, Any] = {}
     moves: list[MoveModel]
     seed: int | None = None
+    truncated: bool = False  # a safety cap ended the game; replay must agree
 
 
 def replay(record: dict[str, Any] | str | Path) -> State:
@@ -55,4 +56,6 @@ def replay(record: dict[str, Any] | str | Path) -> State:
             state.apply(move.action, seat=move.seat)
         except IllegalAction as e:
             raise BadRecord(f"illegal move {move.model_dump()}: {e}", i) from None
+    if rec.truncated != state.truncated:
+        raise BadRecord(f"the record says truncated={rec.truncated}, its moves do not")
     return state

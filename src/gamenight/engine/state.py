@@ -27,6 +27,7 @@ class State(ABC):
     """One position of one game. Subclasses implement the hooks marked abstract."""
 
     ledger: Ledger
+    truncated: bool = False  # set when a safety cap (not the rules) ended the game
 
     def __init__(self, game: Game, seed: int | None = None) -> None:
         self.game = game
@@ -154,6 +155,8 @@ class State(ABC):
         }
         if self.seed is not None:
             rec["seed"] = self.seed
+        if self.truncated:
+            rec["truncated"] = True
         return rec
 
     def clone(self) -> State:

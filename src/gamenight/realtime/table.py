@@ -183,7 +183,7 @@ def simulate_realtime(
     levels: list[str] | None = None,
     games: int = 100,
     seed: int = 0,
-    max_flips: int = 1000,
+    max_flips: int | None = None,
     tempo_ms: float = TEMPO_MS,
 ) -> dict[str, Any]:
     """Bot-vs-bot games at the given levels (one per seat): win rates, length, stopped games."""
@@ -194,10 +194,10 @@ def simulate_realtime(
     stopped = 0
     false_calls = 0
     rng = random.Random(seed)
+    capped = {} if max_flips is None else {"max_flips": max_flips}
+    game = gamenight.new_game(game_id, players=n, **capped)
     for _ in range(games):
-        state: Any = gamenight.new_game(game_id, players=n, max_flips=max_flips).new_state(
-            seed=rng.randrange(2**32)
-        )
+        state: Any = game.new_state(seed=rng.randrange(2**32))
         table = RealtimeTable(
             state, dict(enumerate(levels)), seed=rng.randrange(2**32), tempo_ms=tempo_ms
         )
@@ -206,7 +206,7 @@ def simulate_realtime(
         if w is not None:
             wins[w] += 1
         flips.append(state.flips)
-        stopped += int(state.flips >= max_flips)
+        stopped += int(state.truncated)
         false_calls += state.false_calls
     flips.sort()
     return {
@@ -218,5 +218,5 @@ def simulate_realtime(
         "median_flips": flips[games // 2],
         "stopped_at_max_flips": stopped / games,
         "false_calls_per_game": false_calls / games,
-        "max_flips": max_flips,
+        "max_flips": game.options.max_flips,  # type: ignore[attr-defined]
     }

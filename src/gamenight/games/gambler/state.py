@@ -429,7 +429,7 @@ class GamblerState(State):
         if self.phase == "over":
             return
         if self.turns >= self.game.options.max_turns:
-            self.by_limit = True
+            self.by_limit = self.truncated = True
             self._finish(max(self._alive(), key=self._net_worth))
             return
         seat = self.current
@@ -658,6 +658,7 @@ class GamblerState(State):
             "current": self.current,
             "turn": self.turns,
             "winner": self._winner,
+            "truncated": self.truncated,
             "bank": self.ledger[BANK],
             "last_roll": self.last_roll,
             "last_card": self.last_card,

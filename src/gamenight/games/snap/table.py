@@ -118,6 +118,7 @@ class TableState(State):
         best = max(counts)
         leaders = [s for s, c in enumerate(counts) if c == best]
         self._over = True
+        self.truncated = True
         self._winner = leaders[0] if len(leaders) == 1 else None
         self.log("the flip limit ({}) is reached: cards held {}", self.flips, counts)
 
@@ -207,6 +208,7 @@ class TableState(State):
             "out": list(self.out),
             "flips": self.flips,
             "winner": self._winner,
+            "truncated": self.truncated,
         }
 
     def total_cards(self) -> int:
@@ -222,5 +224,5 @@ class TableState(State):
             "flips": self.flips,
             "calls": self.calls,
             "false_calls": self.false_calls,
-            "stopped": float(self._over and self.flips >= self.max_flips),
+            "stopped": float(self.truncated),
         }
