@@ -36,7 +36,9 @@ class GamblerOptions(Options):
     players: int = Field(default=4, description="2 to 4 players")
     first_player: int | None = Field(default=None, description="none: throw for high roll")
     auto_claim_start: bool = Field(default=False, description="claim the $100 at Start at once")
-    max_turns: int = Field(default=400, ge=10, le=100_000, description="safety limit of turns")
+    max_turns: int = Field(
+        default=1000, ge=10, le=100_000, description="safety cap on turns (truncated)"
+    )
     board_file: str | None = None
     fortune_file: str | None = None
     tickets_file: str | None = None

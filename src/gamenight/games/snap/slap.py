@@ -20,13 +20,14 @@ from pydantic import Field
 from gamenight.engine import Game, register_game
 
 from .deck import ELEPHANT, MOUSE
-from .table import CardOptions, TableState
+from .table import CardOptions, TableState, flip_cap
 
 TARGET = {"slap": ELEPHANT, "snap_fingers": MOUSE}
 
 
 class SlapOptions(CardOptions):
     players: int = Field(default=3, description="2 to 4 players")
+    max_flips: int = flip_cap(200_000)  # random play runs to ~10,000 flips at its 99th percentile
 
 
 @register_game

@@ -20,13 +20,19 @@ from gamenight.engine.errors import MalformedAction, NotYourTurn
 from .deck import DECK_SIZE, draw_outcomes, full_deck
 
 
-class CardOptions(Options):
-    max_flips: int = Field(
-        default=1000,
+def flip_cap(default: int) -> Any:
+    """The safety cap on flips; each game sets its default far past its measured tail
+    (benchmarks/game_lengths.py)."""
+    return Field(
+        default=default,
         ge=1,
         le=1_000_000,
-        description="flips after which a never-ending game stops; most cards wins",
+        description="flips after which a never-ending game stops (truncated); most cards wins",
     )
+
+
+class CardOptions(Options):
+    max_flips: int = flip_cap(20_000)
 
 
 class TableState(State):
