@@ -34,10 +34,21 @@ class RandomBot:
         return self.rng.choice(state.legal_actions(seat))
 
 
+BOT_KINDS = ("random", "sensible", "mcts")
+
+
 def make_bot(game_id: str, kind: str = "sensible", seed: int | None = None) -> Bot:
-    """A bot for ``game_id``: ``"random"``, or ``"sensible"`` (random where a game has none)."""
+    """A bot for ``game_id``: ``"random"``, ``"sensible"`` (random where a game has none), or
+    ``"mcts"`` / ``"mcts-N"`` (tree search with N playouts a move, 200 by default)."""
+    if kind == "mcts" or kind.startswith("mcts-"):
+        from .mcts import MCTSBot
+
+        budget = kind.removeprefix("mcts").removeprefix("-") or "200"
+        if not budget.isdigit() or not 1 <= int(budget) <= 1_000_000:
+            raise ValueError(f"unknown bot kind {kind!r}: mcts-N takes N playouts, 1 to 1000000")
+        return MCTSBot(seed=seed, playouts=int(budget))
     if kind not in ("random", "sensible"):
-        raise ValueError(f"unknown bot kind {kind!r}: choose 'random' or 'sensible'")
+        raise ValueError(f"unknown bot kind {kind!r}: choose one of {', '.join(BOT_KINDS)}")
     if kind == "sensible" and game_id in SENSIBLE:
         module, cls = SENSIBLE[game_id].split(":")
         bot: Bot = getattr(importlib.import_module(module), cls)(seed=seed)

@@ -1,0 +1,171 @@
+"""Round-robin tournaments between bots, rated with OpenSkill.
+
+Every lineup of bots plays the same deals (common random numbers: deal ``i`` has the same seed
+for every lineup) in every rotation of the seats, so neither the luck of the dice nor the seat
+favours a bot. Each game ranks its seats by their returns; OpenSkill's Plackett-Luce model
+turns the ranks into ratings, and win shares and mean returns come with 95 % intervals.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from gamenight.bots.base import make_bot
+from gamenight.engine import BadOption, new_game
+
+from .simulate import play_out
+
+REALTIME = frozenset({"snap", "slap-the-elephant"})
+Z95 = 1.96
+
+
+def wilson(share: float, n: int) -> tuple[float, float]:
+    """The Wilson 95 % interval of a share: honest at 0 and 1, unlike share ± z·se."""
+    z2 = Z95 * Z95
+    centre = (share + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(share * (1 - share) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(centre - half, 0.0), min(centre + half, 1.0)
+
+
+@dataclass
+class BotRecord:
+    """One bot's games, wins and returns, and its rating."""
+
+    name: str
+    games: int = 0
+    wins: float = 0.0
+    total: float = 0.0
+    total_sq: float = 0.0
+    mu: float = 0.0
+    sigma: float = 0.0
+
+    def add(self, ret: float, win: float) -> None:
+        self.games += 1
+        self.wins += win
+        self.total += ret
+        self.total_sq += ret * ret
+
+    def summary(self) -> dict[str, Any]:
+        n = max(self.games, 1)
+        share = self.wins / n
+        mean = self.total / n
+        var = max(self.total_sq / n - mean * mean, 0.0)
+        low, high = wilson(share, n)
+        return {
+            "bot": self.name,
+            "games": self.games,
+            "win_share": share,
+            "win_share_low": low,
+            "win_share_high": high,
+            "mean_return": mean,
+            "mean_return_ci": Z95 * math.sqrt(var / n),
+            "rating": self.mu - 3 * self.sigma,  # OpenSkill's conservative ordinal
+            "mu": self.mu,
+            "sigma": self.sigma,
+        }
+
+
+@dataclass
+class Tournament:
+    """The result: one record per bot, best rating first."""
+
+    game: str
+    players: int
+    deals: int
+    records: list[BotRecord] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "players": self.players,
+            "deals": self.deals,
+            "games": sum(r.games for r in self.records) // self.players,
+            "bots": [r.summary() for r in self.records],
+        }
+
+
+def lineups(bots: int, players: int) -> list[tuple[int, ...]]:
+    """Which bots share a table: every combination, or all bots cycled when seats outnumber them."""
+    if bots >= players:
+        return list(itertools.combinations(range(bots), players))
+    return [tuple(i % bots for i in range(players))]
+
+
+def run_tournament(
+    game_id: str,
+    bots: list[str],
+    deals: int,
+    players: int | None = None,
+    seed: int = 0,
+    **options: Any,
+) -> Tournament:
+    """Play every lineup in every seat rotation on ``deals`` shared deals; rate the bots."""
+    from openskill.models import PlackettLuce
+
+    if game_id in REALTIME:
+        raise BadOption(
+            game_id, "game", "a real-time game is a race: compare bots with simulate-realtime"
+        )
+    if len(bots) < 2:
+        raise BadOption(game_id, "bots", "a tournament needs at least two bots")
+    if not 1 <= deals <= 1_000_000:
+        raise BadOption(game_id, "games", f"must be from 1 to 1000000 (got {deals})")
+    if players is not None:
+        options["players"] = players
+    game = new_game(game_id, **options)
+    for kind in bots:
+        make_bot(game_id, kind, seed=0)  # an unknown kind fails before any game is played
+    model = PlackettLuce()
+    ratings = {name: model.rating(name=name) for name in bots}
+    records = {name: BotRecord(name) for name in bots}
+    n = game.players
+    for lineup in lineups(len(bots), n):
+        for turn in range(n):
+            seating = [bots[lineup[(s + turn) % n]] for s in range(n)]
+            for deal in range(deals):
+                deal_seed = seed * 1_000_003 + deal
+                table = [make_bot(game_id, k, seed=deal_seed + s) for s, k in enumerate(seating)]
+                returns = play_out(game.new_state(seed=deal_seed), table).returns()
+                best = max(returns)
+                winners = sum(1 for r in returns if r == best)
+                for name, ret in zip(seating, returns, strict=True):
+                    records[name].add(ret, 1 / winners if ret == best else 0.0)
+                teams = model.rate(
+                    [[ratings[name]] for name in seating], ranks=[-r for r in returns]
+                )
+                for name in set(seating):  # a bot in several seats takes its mean update
+                    mine = [t[0] for t, sat in zip(teams, seating, strict=True) if sat == name]
+                    mu = sum(r.mu for r in mine) / len(mine)
+                    sigma = sum(r.sigma for r in mine) / len(mine)
+                    ratings[name] = model.rating(mu=mu, sigma=sigma, name=name)
+    for name, rec in records.items():
+        rec.mu, rec.sigma = ratings[name].mu, ratings[name].sigma
+    ranked = sorted(records.values(), key=lambda r: r.mu - 3 * r.sigma, reverse=True)
+    return Tournament(game_id, n, deals, ranked)
+
+
+def plot(result: Tournament, path: str) -> None:
+    """A bar chart of ratings and win shares with their intervals."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = [r.summary() for r in result.records]
+    names = [r["bot"] for r in rows]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.5))
+    left.bar(names, [r["mu"] for r in rows], yerr=[3 * r["sigma"] for r in rows], color="#0072B2")
+    left.set_title("OpenSkill rating (mu ± 3 sigma)")
+    errors = [
+        [r["win_share"] - r["win_share_low"] for r in rows],
+        [r["win_share_high"] - r["win_share"] for r in rows],
+    ]
+    right.bar(names, [r["win_share"] for r in rows], yerr=errors, color="#E69F00")
+    right.set_title("win share (95 % interval)")
+    fig.suptitle(f"{result.game}, {result.players} players, {result.deals} deals per seating")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

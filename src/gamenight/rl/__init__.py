@@ -1,0 +1,44 @@
+"""Learning environments over the engine protocol: PettingZoo AEC and Parallel, Gymnasium.
+
+Install with ``pip install -e '.[rl]'``. ``env("shake", players=3)`` gives an AEC environment for
+any game; ``parallel_env`` a Parallel one for the real-time games; ``single_agent_env`` seats
+bots in the other chairs for Gymnasium.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pettingzoo import ParallelEnv
+from pettingzoo.utils.conversions import aec_to_parallel
+
+from .aec import GamenightEnv
+from .parallel import REALTIME, RealtimeParallelEnv
+from .single import SingleAgentEnv
+
+
+def env(game_id: str, **kwargs: Any) -> GamenightEnv:
+    """A PettingZoo AEC environment of ``game_id`` (options as keyword arguments)."""
+    return GamenightEnv(game_id, **kwargs)
+
+
+def parallel_env(game_id: str, **kwargs: Any) -> ParallelEnv:
+    """A Parallel environment: simultaneous calls for the real-time games, else converted AEC."""
+    if game_id in REALTIME:
+        return RealtimeParallelEnv(game_id, **kwargs)
+    return aec_to_parallel(GamenightEnv(game_id, **kwargs))
+
+
+def single_agent_env(game_id: str, **kwargs: Any) -> SingleAgentEnv:
+    """A Gymnasium environment: one learning seat (``seat=0``), bots (``opponents``) elsewhere."""
+    return SingleAgentEnv(game_id, **kwargs)
+
+
+__all__ = [
+    "GamenightEnv",
+    "RealtimeParallelEnv",
+    "SingleAgentEnv",
+    "env",
+    "parallel_env",
+    "single_agent_env",
+]

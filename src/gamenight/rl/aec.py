@@ -1,0 +1,206 @@
+"""A PettingZoo AEC environment for any registered game, through the public protocol only.
+
+Agents take turns in seat order, one decision each per cycle; an agent with nothing to decide
+now has one legal action, ``wait``. Agents end together at the end of a cycle (so PettingZoo's
+parallel conversion applies), and ``max_cycles`` truncates after that many cycles. Chance
+moves (dice, deals, shuffles) are drawn by the state between decisions, except in Snake Eyes,
+whose every move is a throw: there the thrower's action is ``throw``. Rewards come at the end
+of a game: each seat's ``returns()``. An illegal index is refused as a no-op and flagged in
+``infos[agent]["illegal"]``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from gamenight.engine import GamenightError, State, new_game
+
+from .encoding import THROW, WAIT, Action, action_key, encoding
+
+# Moves a seat may make or leave: calls in the real-time games, wagers while others decide,
+# IOUs at any time. A seat whose legal actions are all optional may also wait.
+OPTIONAL = frozenset(
+    {"snap", "slap", "snap_fingers", "wager", "remove", "reduce", "take_iou", "repay_iou"}
+)
+
+
+class GamenightEnv(AECEnv):
+    """One table of ``game_id``; the options are the game's own (``players=3`` ...)."""
+
+    metadata = {"render_modes": ["ansi"], "name": "gamenight_v0", "is_parallelizable": True}
+
+    def __init__(
+        self,
+        game_id: str,
+        render_mode: str | None = None,
+        max_cycles: int | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.game = new_game(game_id, **options)
+        self.encoding = encoding(self.game)
+        self._index = self.encoding.index()
+        self.render_mode = render_mode
+        self.max_cycles = max_cycles
+        self.metadata = {**self.metadata, "name": f"gamenight_{game_id.replace('-', '_')}_v0"}
+        self.possible_agents = [f"player_{i}" for i in range(self.game.players)]
+        n_actions = len(self.encoding.actions)
+        self._observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(-np.inf, np.inf, (self.encoding.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (n_actions,), np.int8),
+            }
+        )
+        self._action_space = spaces.Discrete(n_actions)
+        self.state_: State | None = None
+
+    # --- spaces -------------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._action_space
+
+    # --- the table ------------------------------------------------------------------------------
+    @property
+    def table(self) -> State:
+        if self.state_ is None:
+            raise RuntimeError("call reset() first")
+        return self.state_
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
+        self.state_ = self.game.new_state(seed=seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._seat = 0
+        self._cycles = 0
+        self._legal: tuple[tuple[int, int], list[int]] = ((-1, -1), [])
+        self._draw_chance()
+        self.agent_selection = self.agents[0]
+
+    def _throws(self) -> bool:
+        """Snake Eyes: chance is the thrower's move, not something that happens between turns."""
+        return self.game.id == "snake-eyes"
+
+    def _draw_chance(self) -> None:
+        state = self.table
+        if self._throws():
+            return
+        while state.is_chance() and not state.is_terminal():
+            state.sample_chance()
+
+    def _thrower(self) -> int | None:
+        view = self.table.view()
+        if view["contenders"]:
+            return int(view["contenders"][len(view["start_totals"])])
+        thrower: int | None = view["thrower"]
+        return thrower
+
+    def legal(self, seat: int) -> list[Action]:
+        """The catalogue actions open to ``seat`` now (``wait`` when it has no decision)."""
+        return [self.encoding.actions[i] for i in self._legal_indices(seat)]
+
+    def _legal_indices(self, seat: int) -> list[int]:
+        version = (len(self.table.moves), seat)  # any move, chance too, appends to the history
+        if self._legal[0] != version:
+            self._legal = (version, [self._index[action_key(a)] for a in self._find_legal(seat)])
+        return self._legal[1]
+
+    def _find_legal(self, seat: int) -> list[Action]:
+        state = self.table
+        if state.is_terminal():
+            return [WAIT]
+        if self._throws():
+            return [THROW] if self._thrower() == seat else [WAIT]
+        if seat not in state.actors():
+            return [WAIT]
+        index = self._index
+        acts = [a for a in state.legal_actions(seat) if action_key(a) in index]
+        if all(a["type"] in OPTIONAL for a in acts):
+            acts.insert(0, WAIT)
+        return acts
+
+    def mask(self, seat: int) -> np.ndarray:
+        mask = np.zeros(len(self.encoding.actions), dtype=np.int8)
+        mask[self._legal_indices(seat)] = 1
+        return mask
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.possible_agents.index(agent)
+        return {
+            "observation": self.encoding.observe(self.table.view(seat), seat),
+            "action_mask": self.mask(seat),
+        }
+
+    # --- stepping -------------------------------------------------------------------------------
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        try:
+            chosen = self.encoding.actions[int(action)]
+        except (IndexError, TypeError, ValueError):
+            chosen = None
+        self.step_action(chosen)
+
+    def step_action(self, action: Action | None) -> None:
+        """Step with an engine action (a bot's), which need not be in the catalogue."""
+        agent = self.agent_selection
+        seat = self.possible_agents.index(agent)
+        self._cumulative_rewards[agent] = 0.0
+        self.infos[agent] = {"illegal": action is None or not self._play(seat, action)}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._seat = (seat + 1) % len(self.possible_agents)
+        if self._seat == 0:  # agents end together, at the end of a cycle
+            self._cycles += 1
+            state = self.table
+            if state.is_terminal():
+                self.rewards = dict(zip(self.agents, map(float, state.returns()), strict=True))
+                self.terminations = dict.fromkeys(self.agents, True)
+            elif self.max_cycles is not None and self._cycles >= self.max_cycles:
+                self.truncations = dict.fromkeys(self.agents, True)
+        self.agent_selection = self.possible_agents[self._seat]
+        self._accumulate_rewards()
+
+    def _play(self, seat: int, action: Action) -> bool:
+        """Apply ``action`` for ``seat``; False (and no change) if it is not legal now."""
+        if action is WAIT or action is THROW:
+            if action not in self.legal(seat):
+                return False
+            if action is THROW:
+                self.table.sample_chance()
+            return True
+        if not self.table.actors() or seat not in self.table.actors():
+            return False
+        try:
+            self.table.apply(dict(action), seat)
+        except GamenightError:
+            return False
+        self._draw_chance()
+        return True
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        state = self.table
+        lines = state.events()[-8:]
+        if state.is_terminal():
+            lines.append(f"Game over; returns {state.returns()}")
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        self.state_ = None

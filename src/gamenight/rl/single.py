@@ -1,0 +1,98 @@
+"""A Gymnasium single-agent environment: one learning seat, bots in the other chairs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from gamenight.bots.base import Bot, make_bot
+from gamenight.realtime.table import correct_call
+
+from .aec import GamenightEnv
+from .encoding import THROW, WAIT, Action
+from .parallel import REALTIME
+
+
+class SingleAgentEnv(gym.Env):
+    """``game_id`` from ``seat``'s chair; the others are ``opponents`` bots (random or sensible).
+
+    The agent is asked only when it has a real decision: turns where its one legal action is
+    ``wait`` pass by themselves. The reward is the seat's return at the end of the game."""
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        game_id: str,
+        seat: int = 0,
+        opponents: str = "sensible",
+        render_mode: str | None = None,
+        max_cycles: int | None = 10_000,
+        **options: Any,
+    ) -> None:
+        self.aec = GamenightEnv(game_id, render_mode=render_mode, max_cycles=max_cycles, **options)
+        if type(seat) is not int or not 0 <= seat < self.aec.game.players:
+            raise ValueError(f"seat must be 0 to {self.aec.game.players - 1}, not {seat!r}")
+        self.seat = seat
+        self.agent = self.aec.possible_agents[seat]
+        self.opponents = opponents
+        self.render_mode = render_mode
+        self.observation_space = self.aec.observation_space(self.agent)
+        self.action_space = self.aec.action_space(self.agent)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(2**63))
+        self.aec.reset(seed=game_seed)
+        self.bots: dict[int, Bot] = {
+            s: make_bot(self.aec.game.id, self.opponents, seed=game_seed + s)
+            for s in range(self.aec.game.players)
+            if s != self.seat
+        }
+        self._others()
+        return self.aec.observe(self.agent), {}
+
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        self.aec.step(action)
+        info = dict(self.aec.infos[self.agent])
+        self._others()
+        reward = float(self.aec._cumulative_rewards[self.agent])
+        self.aec._cumulative_rewards[self.agent] = 0.0
+        return (
+            self.aec.observe(self.agent),
+            reward,
+            bool(self.aec.terminations[self.agent]),
+            bool(self.aec.truncations[self.agent]),
+            info,
+        )
+
+    def _others(self) -> None:
+        """Let the table run until this seat has a real decision or the game has ended."""
+        aec = self.aec
+        while not (aec.terminations[self.agent] or aec.truncations[self.agent]):
+            seat = aec.possible_agents.index(aec.agent_selection)
+            legal = aec.legal(seat)
+            if seat == self.seat and legal != [WAIT]:
+                return
+            aec.step_action(WAIT if seat == self.seat else self._choice(seat, legal))
+
+    def _choice(self, seat: int, legal: list[Action]) -> Action:
+        """A bot's move; in a real-time game a bot calls only a call it sees is due."""
+        if legal == [WAIT] or legal == [THROW]:
+            return legal[0]
+        state = self.aec.table
+        if state.game.id in REALTIME:
+            call = correct_call(state)
+            if call in legal:
+                return call
+            return WAIT if WAIT in legal else legal[0]
+        if WAIT in legal:  # only optional moves: a bot acts only when it is asked to
+            return WAIT
+        return self.bots[seat].act(state, seat)
+
+    def render(self) -> str | None:
+        return self.aec.render()

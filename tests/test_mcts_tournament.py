@@ -1,0 +1,124 @@
+"""The tree-search bot and round-robin tournaments."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from typer.testing import CliRunner
+
+import gamenight
+from gamenight.analysis.simulate import play_out
+from gamenight.analysis.tournament import lineups, run_tournament, wilson
+from gamenight.bots.base import make_bot
+from gamenight.bots.mcts import MCTSBot, determinize
+from gamenight.cli import app
+
+pytest.importorskip("openskill", reason="the rl extra is not installed: pip install -e '.[rl]'")
+
+
+@pytest.mark.parametrize("game", gamenight.list_games())
+def test_mcts_plays_every_game_legally_to_the_end(game: str) -> None:
+    short = {"snake-eyes-casino": {"max_rolls": 4}, "shake": {"rounds": 3}}.get(game, {})
+    state = gamenight.new_game(game, players=2, **short).new_state(seed=4)
+    bots = [MCTSBot(seed=1, playouts=3), make_bot(game, "sensible", seed=2)]
+    play_out(state, bots, max_moves=50_000)  # apply() refuses any illegal move
+    assert state.is_terminal()
+
+
+@pytest.mark.parametrize("game", ["snap", "slap-the-elephant"])
+def test_mcts_never_sees_the_face_down_packs(game: str) -> None:
+    """Two tables alike in all a seat can see, unlike in their packs: the same decision."""
+    state = gamenight.new_game(game, players=3).new_state(seed=8)
+    rng = random.Random(0)
+    while state.is_chance() or not state.legal_actions(state.actors()[0]):
+        if state.is_chance():
+            state.sample_chance()
+        else:
+            seat = state.actors()[0]
+            state.apply(rng.choice(state.legal_actions(seat)), seat)
+    seat = state.actors()[0]
+    other = determinize(state, random.Random(99))
+    assert other.view(seat) == state.view(seat)
+    assert [p for p in other.pack] != [p for p in state.pack]  # type: ignore[attr-defined]
+    assert MCTSBot(seed=5, playouts=10).act(state, seat) == MCTSBot(seed=5, playouts=10).act(
+        other, seat
+    )
+
+
+def test_mcts_beats_random_at_shake() -> None:
+    wins = 0.0
+    for deal in range(4):
+        for first in (0, 1):
+            options = {"players": 2, "rounds": 4}
+            state = gamenight.new_game("shake", **options).new_state(seed=deal)
+            bots = [MCTSBot(seed=deal, playouts=12), make_bot("shake", "random", seed=deal)]
+            if first:
+                bots.reverse()
+            wins += play_out(state, bots).returns()[first]
+    assert wins >= 6, f"mcts won {wins} of 8 games against random"
+
+
+def test_make_bot_reads_mcts_budgets() -> None:
+    assert make_bot("shake", "mcts-7").playouts == 7  # type: ignore[attr-defined]
+    for bad in ("mcts-0", "mcts-x", "mcts-10000000"):
+        with pytest.raises(ValueError, match="mcts-N"):
+            make_bot("shake", bad)
+
+
+def test_lineups_rotate_everyone_against_everyone() -> None:
+    assert lineups(3, 2) == [(0, 1), (0, 2), (1, 2)]
+    assert lineups(2, 4) == [(0, 1, 0, 1)]
+
+
+def test_wilson_interval_is_honest_at_the_edges() -> None:
+    low, high = wilson(1.0, 10)
+    assert 0.6 < low < 1.0 and high == 1.0
+    low, high = wilson(0.5, 100)
+    assert low == pytest.approx(0.404, abs=0.002) and high == pytest.approx(0.596, abs=0.002)
+
+
+def test_tournament_rates_the_sensible_bot_above_random() -> None:
+    result = run_tournament("gambler", ["random", "sensible"], deals=8, players=2, seed=3)
+    data = result.to_json()
+    assert data["games"] == 16  # one lineup, two rotations, eight shared deals
+    assert [b["bot"] for b in data["bots"]] == ["sensible", "random"]
+    assert all(b["games"] == 16 for b in data["bots"])
+    assert data["bots"][0]["mu"] > data["bots"][1]["mu"]
+    shares = sum(b["win_share"] for b in data["bots"])
+    assert shares == pytest.approx(1.0)
+
+
+def test_tournament_is_repeatable_and_seats_rotate() -> None:
+    one = run_tournament("shake", ["random", "sensible"], deals=3, players=2, seed=1).to_json()
+    two = run_tournament("shake", ["random", "sensible"], deals=3, players=2, seed=1).to_json()
+    assert one == two
+
+
+def test_tournament_command(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    runner = CliRunner()
+    chart = tmp_path / "t.png"
+    out = runner.invoke(
+        app,
+        [
+            "tournament",
+            "gambler",
+            "--bots",
+            "random,sensible",
+            "--games",
+            "2",
+            "--players",
+            "2",
+            "--json",
+            "--plot",
+            str(chart),
+        ],
+    )
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.stdout)["bots"][0]["games"] == 4
+    assert chart.read_bytes()[:4] == b"\x89PNG"
+    refused = runner.invoke(app, ["tournament", "snap"])
+    assert refused.exit_code == 2 and "real-time" in refused.output
+    unknown = runner.invoke(app, ["tournament", "shake", "--bots", "random,wizard"])
+    assert unknown.exit_code == 2 and "wizard" in unknown.output
