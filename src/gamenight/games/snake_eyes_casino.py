@@ -225,8 +225,8 @@ class CasinoState(State):
             if codes is not None and codes[w] != STAY:
                 continue  # the dice at rest decided it
             acts.append({"type": "remove", "area": w})
-            step = min(lo, amount - lo)
-            acts.append({"type": "reduce", "area": w, "amount": step if step > 0 else amount})
+            step = lo if amount == lo or amount >= 2 * lo else amount - lo
+            acts.append({"type": "reduce", "area": w, "amount": step})
         return acts
 
     def _legal_actions(self, seat: int) -> list[dict[str, Any]]:
