@@ -101,7 +101,7 @@ def test_doubles_sweepstakes_fees_markers_in_turn_and_prizes() -> None:
     s = table(players=3)
     sweep_by_doubles(s)
     assert [cash(s, i) for i in range(3)] == [90, 90, 90]
-    assert s.actors() == [0]
+    assert s.actors()[0] == 0
     odds = s.view()["odds"]
     assert odds["straight"]["p"] == str(Fraction(3059, 23328))
     s.apply({"type": "marker", "space": "straight"}, 0)
@@ -163,7 +163,7 @@ def test_start_must_be_claimed_before_next_roll() -> None:
     s = table()
     s.position[0] = 20
     roll(s, 1, 3)  # lands on Start
-    assert s.phase == "claim" and s.actors() == [0]
+    assert s.phase == "claim" and s.actors()[0] == 0
     s.apply({"type": "end_turn"}, 0)
     assert cash(s, 0) == 100 and s.current == 1
     s = table()
@@ -344,6 +344,21 @@ def test_turn_limit_ends_a_game_with_the_richest() -> None:
             pick = next((a for a in legal if a["type"] in ("roll", "end_turn")), legal[0])
             s.apply(pick, seat)
     assert s.turns <= 10 and s.stats()["turn_limit"] in (0.0, 1.0)
+    assert s.view()["truncated"] == bool(s.stats()["turn_limit"])
+
+
+def test_a_game_stopped_by_the_turn_cap_says_so_in_view_and_record() -> None:
+    s = gamenight.new_game("gambler", players=2, max_turns=10, first_player=0).new_state(4)
+    while not s.is_terminal():
+        if s.is_chance():
+            s.sample_chance()
+        else:
+            seat = s.actors()[0]
+            legal = s.legal_actions(seat)
+            keep = ("roll", "end_turn", "roll_again", "marker", "claim_start")
+            s.apply(next(a for a in legal if a["type"] in keep), seat)
+    assert s.truncated and s.view()["truncated"] and s.record()["truncated"] is True
+    assert gamenight.replay(s.record()).truncated
 
 
 # --- bots ----------------------------------------------------------------------------------------
@@ -400,7 +415,7 @@ def test_fortune_moves_follow_the_new_space() -> None:
 def test_fortune_card_can_call_a_sweepstakes() -> None:
     s = table()
     fortune(s, 6)
-    assert s.phase == "marker" and s.actors() == [0] and cash(s, 1) == 90
+    assert s.phase == "marker" and s.actors()[0] == 0 and cash(s, 1) == 90
 
 
 def test_fortune_deck_cycles_in_known_order_once_all_are_seen() -> None:
@@ -440,7 +455,7 @@ def test_high_roll_goes_first_and_ties_throw_again() -> None:
     assert s.is_chance() and s.contenders == [0, 2]
     s.apply({"type": "dice", "faces": [1, 2]})
     s.apply({"type": "dice", "faces": [4, 2]})
-    assert s.actors() == [2] and s.view()["phase"] == "turn"
+    assert s.actors()[0] == 2 and s.view()["phase"] == "turn"
 
 
 def test_daily_double_is_the_same_horse_race() -> None:
@@ -462,3 +477,30 @@ def test_iou_holder_who_cannot_pay_the_sweepstakes_fee_is_out_and_places_no_mark
     s.iou[1] = True  # B holds an IOU and has nothing left
     sweep_by_doubles(s)
     assert s.out[1] and s.marker_queue == [0, 2]
+
+
+def test_an_iou_is_taken_and_repaid_at_any_time_not_only_on_ones_own_turn() -> None:
+    """Rulebook: "A player needing additional money may take out an IOU at any time" and
+    "IOUs may be paid back to the Bank, along with $20 interest, at any time"."""
+    s = table(players=3)
+    assert s.actors() == [0, 1, 2]  # A is on turn; B and C may borrow
+    assert s.legal_actions(1) == [{"type": "take_iou"}]
+    s.apply({"type": "take_iou"}, 1)  # during A's turn
+    assert cash(s, 1) == 300 and s.view()["players"][1]["iou"]
+    s.apply({"type": "roll"}, 0)
+    assert s.is_chance() and s.actors() == [0, 1, 2]  # the dice are rolling: still any time
+    s.apply({"type": "repay_iou"}, 1)
+    assert cash(s, 1) == 80 and not s.view()["players"][1]["iou"]
+    assert s.is_chance()  # the roll still comes
+    s.apply({"type": "dice", "faces": [1, 2]})
+    assert s.ledger.is_balanced()
+
+
+def test_off_turn_seats_may_only_borrow_or_repay() -> None:
+    s = table(players=3)
+    refused(s, {"type": "roll"}, 1, "may not act now")
+    refused(s, {"type": "repay_iou"}, 2, "no IOU to repay")
+    s.apply({"type": "take_iou"}, 2)
+    refused(s, {"type": "take_iou"}, 2, "only one at a time")
+    s.apply({"type": "roll"}, 0)
+    refused(s, {"type": "roll_again"}, 0, "chance move")

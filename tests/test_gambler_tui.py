@@ -11,7 +11,7 @@ async def test_keys_buy_roll_and_refuse_bad_input() -> None:
     state = gamenight.new_game("gambler", players=2, first_player=0).new_state(seed=5)
     app = GamblerApp(state, seat=0, seed=5, bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:
-        assert state.actors() == [0]
+        assert state.actors()[0] == 0  # B may also take an IOU at any time
         await pilot.press("b")
         assert len(state.view()["players"][0]["tickets"]) == 1
         await pilot.press("p")  # repay without an IOU: refused, nothing changes

@@ -8,7 +8,8 @@ import statistics
 import pytest
 
 from gamenight.realtime import LEVELS, RealtimeTable, reaction_ms, simulate_realtime
-from gamenight.realtime.reaction import FLOOR_MS, level
+from gamenight.realtime.reaction import FLOOR_MS, Level, level
+from gamenight.realtime.table import LATE_MS
 from snap_helpers import dealt
 
 
@@ -38,13 +39,65 @@ def matched_table(bot_level: str = "normal") -> RealtimeTable:
     return table
 
 
-def test_a_human_who_presses_first_wins_the_snap_and_the_bot_is_too_late() -> None:
+def test_a_human_who_presses_first_wins_the_snap_and_the_bot_is_not_punished() -> None:
     table = matched_table("expert")
     out = table.press(0, {"type": "snap"})
     assert out is not None and out.result == "good"
-    later = table.advance(table.now + 5000.0)
-    assert "too late" in [o.result for o in later if o.seat == 1]
+    table.advance(table.now + 5000.0)
+    assert {o.result for o in table.outcomes if o.seat == 1} - {"flip"} <= {
+        "too late",
+        "held back",
+    }
     assert table.state.false_calls == 0
+
+
+STEADY = Level("steady", mu=400.0, sigma=1e-9, tau=1e-9, false_rate=0.0)  # always 400 ms
+
+
+def steady_table() -> RealtimeTable:
+    """B flips his kite onto A's kite at 900 ms and, if nothing changes, calls at 1300 ms."""
+    state = dealt("snap", [["kite"], ["kite"]])
+    table = RealtimeTable(state, {1: STEADY}, seed=3)
+    table.press(0, {"type": "flip"})
+    table.advance(1000.0)
+    assert state.matches() == [0, 1]
+    return table
+
+
+def test_one_late_rule_a_bot_call_just_after_a_human_call_is_too_late() -> None:
+    """A call arriving under LATE_MS after another call, with nothing left to call, is the
+    second voice: dropped, no penalty, whoever makes it."""
+    table = steady_table()
+    table.advance(1200.0)
+    assert table.press(0, {"type": "snap"}).result == "good"  # type: ignore[union-attr]
+    table.advance(2000.0)
+    late = [o for o in table.outcomes if o.seat == 1 and o.action["type"] == "snap"]
+    assert [o.result for o in late] == ["too late"] and late[0].t == pytest.approx(1300.0)
+    assert table.state.false_calls == 0
+
+
+def test_one_late_rule_a_bot_that_sees_the_pile_go_in_time_holds_back() -> None:
+    table = steady_table()
+    table.press(0, {"type": "snap"})  # at 1000 ms: B's call would land 300 ms later
+    table.advance(2000.0)
+    late = [o for o in table.outcomes if o.seat == 1 and o.action["type"] == "snap"]
+    assert [o.result for o in late] == ["held back"] and table.state.false_calls == 0
+
+
+def test_one_late_rule_a_human_call_just_after_a_bot_call_is_too_late() -> None:
+    table = steady_table()
+    table.advance(1301.0)  # B calls first
+    assert table.state.up == [[], []]
+    table.advance(1450.0)
+    out = table.press(0, {"type": "snap"})
+    assert out is not None and out.result == "too late" and table.state.false_calls == 0
+
+
+def test_one_late_rule_a_call_long_after_the_pile_went_is_false() -> None:
+    table = steady_table()
+    table.advance(1301.0 + LATE_MS)
+    out = table.press(0, {"type": "snap"})
+    assert out is not None and out.result == "false" and table.state.false_calls == 1
 
 
 def test_a_bot_wins_when_the_human_is_slow() -> None:

@@ -78,7 +78,9 @@ def test_player_with_no_cards_is_out_and_last_one_in_wins_everything() -> None:
     state.center = state.pack[1][1:]
     state.pack[1] = ["fish"]
     state.apply(FLIP, 0)
-    state.apply(FLIP, 1)
+    state.apply(FLIP, 1)  # B's last card: he stays in while it may still be reacted to
+    assert not state.is_terminal() and not state.out[1]
+    state.apply(FLIP, 0)
     assert state.is_terminal() and state.winner() == 0
     assert len(state.pack[0]) == 52 and state.center == []
 
@@ -89,7 +91,8 @@ def test_out_seat_may_not_react() -> None:
     state.pack[1] = ["fish"]
     state.apply(FLIP, 0)
     state.apply(FLIP, 1)
-    assert state.out[1] and state.turn == 2
+    state.apply(FLIP, 2)  # C covers B's last card: B is out
+    assert state.out[1] and state.turn == 0
     with pytest.raises(IllegalAction, match="out of the game"):
         state.apply(SLAP, 1)
 
@@ -107,3 +110,52 @@ def test_bad_options_are_named() -> None:
         gamenight.new_game("slap-the-elephant", players=5)
     with pytest.raises(gamenight.BadOption, match="max_flips"):
         gamenight.new_game("snap", max_flips=0)
+
+
+def test_last_card_elephant_can_be_slapped_back_by_its_player() -> None:
+    """Rulebook: "When an elephant card appears, all players try to slap it": B, who just
+    played his last card, is not out until that card's slap is resolved and may win the pile."""
+    state = dealt("slap-the-elephant", [["owl"], ["elephant"], ["kite"]])
+    state.center = state.pack[1][1:]  # test shortcut: B holds one card, the rest lie in the centre
+    state.pack[1] = ["elephant"]
+    state.apply(FLIP, 0)
+    state.apply(FLIP, 1)
+    assert not state.out[1] and 1 in state.actors() and SLAP in state.legal_actions(1)
+    state.apply(SLAP, 1)
+    assert not state.out[1] and state.center == [] and state.turn == 1
+    assert state.total_cards() == 52
+
+
+def test_last_card_player_is_out_once_another_slaps_his_elephant() -> None:
+    state = dealt("slap-the-elephant", [["owl"], ["elephant"], ["kite"]])
+    state.center = state.pack[1][1:]
+    state.pack[1] = ["elephant"]
+    state.apply(FLIP, 0)
+    state.apply(FLIP, 1)
+    state.apply(SLAP, 2)
+    assert state.out[1] and state.turn == 2
+
+
+def test_last_card_player_is_out_once_his_card_is_covered() -> None:
+    state = dealt("slap-the-elephant", [["owl"], ["fish"], ["kite"]])
+    state.center = state.pack[1][1:]
+    state.pack[1] = ["fish"]
+    state.apply(FLIP, 0)
+    state.apply(FLIP, 1)
+    assert not state.out[1]  # a plain card: someone might still react to it
+    state.apply(FLIP, 2)
+    assert state.out[1] and state.turn == 0
+    with pytest.raises(IllegalAction, match="out of the game"):
+        state.apply(SLAP, 1)
+
+
+def test_last_card_player_gets_a_share_of_a_wrong_reaction() -> None:
+    """Rulebook: a wrong reaction divides the pile "among the other players"; B is still one."""
+    state = dealt("slap-the-elephant", [["owl"], ["fish"], ["kite"]])
+    state.center = state.pack[1][1:]
+    state.pack[1] = ["fish"]
+    state.apply(FLIP, 0)
+    state.apply(FLIP, 1)
+    state.apply(SLAP, 2)  # wrong: the pile is shared by A and B
+    assert not state.out[1] and len(state.pack[1]) > 0
+    assert state.total_cards() == 52

@@ -294,3 +294,108 @@ def test_a_table_can_return_winning_multi_roll_wagers_with_their_win() -> None:
     roll(s, 2, 4)  # 6 pays 1:1 and comes down with its stake; the 8 stays up, undecided
     assert s.ledger["seat0"] == 1000 - 20 + 10 + 10 and s.wagers_of(0) == {"num8": 10}
     assert s.ledger["layout"] == 10
+
+
+# --- rules 4.7, 5.7(b) and 5.9 in detail ----------------------------------------------------
+def test_a_wager_can_be_taken_down_while_the_dealer_rolls_out_the_layout() -> None:
+    """Rule 4.7: "A player may, at any time, remove or reduce any wager ... before the Active
+    Dice ... come to rest", also while the dealer rolls under rule 5.9(d)."""
+    s = table(players=2)
+    s.apply({"type": "accept"}, 0)
+    s.apply({"type": "wager", "area": "hard8", "amount": 10}, 0)
+    s.apply({"type": "wager", "area": "num6", "amount": 10}, 0)
+    s.apply({"type": "give_up"}, 0)
+    assert s.is_chance() and s.dealer_rolls and s.actors() == [0]
+    assert {"type": "remove", "area": "hard8"} in s.legal_actions(0)
+    s.apply({"type": "remove", "area": "hard8"}, 0)
+    s.apply({"type": "reduce", "area": "num6", "amount": 5}, 0)
+    assert s.wagers_of(0) == {"num6": 5} and s.ledger["seat0"] == 995
+    roll(s, 1, 2)
+    assert s.dealer_rolls and s.wagers_of(0) == {"num6": 5}
+    with pytest.raises(IllegalAction, match="4.4"):
+        s.apply({"type": "wager", "area": "field", "amount": 5}, 1)
+
+
+def test_the_dealer_rolls_until_every_wager_is_decided_not_until_the_layout_is_empty() -> None:
+    """Rule 5.9(d): the dealer rolls "until a result has been determined or a 7 Out is Rolled";
+    winners that stay up (rule 4.7) do not keep him rolling."""
+    s = table(players=2)
+    s.apply({"type": "accept"}, 0)
+    s.apply({"type": "wager", "area": "num6", "amount": 10}, 0)
+    s.apply({"type": "wager", "area": "hard8", "amount": 10}, 0)
+    s.apply({"type": "give_up"}, 0)
+    roll(s, 3, 3)  # num6 wins and stays up; hard8 still undecided
+    assert s.dealer_rolls and s.is_chance()
+    roll(s, 4, 4)  # hard8 wins: every wager the dealer rolled for is decided
+    assert not s.dealer_rolls and s.phase == "offer" and s.actors() == [0]
+    assert s.wagers_of(0) == {"num6": 10, "hard8": 10}
+
+
+def test_dice_offer_eligibility_is_checked_as_the_dice_reach_each_player() -> None:
+    """Rule 5.9(a), (b): the dice go to the next players "who have placed a wager", judged at
+    each offer: a wager taken down meanwhile loses the offer, one placed meanwhile wins it."""
+    s = table(players=4)
+    s.apply({"type": "accept"}, 0)
+    for seat in (0, 1, 2):
+        s.apply({"type": "wager", "area": "num8", "amount": 5}, seat)
+    s.apply({"type": "give_up"}, 0)
+    assert s.actors() == [1]
+    s.apply({"type": "remove", "area": "num8"}, 2)  # C no longer qualifies
+    s.apply({"type": "wager", "area": "num5", "amount": 5}, 3)  # D now does
+    s.apply({"type": "decline"}, 1)
+    assert s.actors() == [3]
+    s.apply({"type": "remove", "area": "num5"}, 3)  # the offered player takes his wager down
+    assert s.is_chance() and s.dealer_rolls  # nobody left qualifies: the dealer rolls
+
+
+def test_the_dealer_can_make_the_shooter_give_up_the_dice() -> None:
+    """Rule 5.7(b): the dealer "may require the Shooter to relinquish the Active Dice"."""
+    s = table()
+    s.apply({"type": "accept"}, 0)
+    s.apply({"type": "wager", "area": "num6", "amount": 10}, 0)
+    s.apply({"type": "wager", "area": "num6", "amount": 10}, 2)
+    before = snapshot(s)
+    with pytest.raises(IllegalAction, match="reason"):
+        s.apply({"type": "force_give_up"})
+    with pytest.raises(IllegalAction, match="unknown action type 'force_give_up' for a player"):
+        s.apply({"type": "force_give_up", "reason": "delay"}, 0)  # a dealer's move, not a seat's
+    assert snapshot(s) == before
+    s.apply({"type": "force_give_up", "reason": "unreasonable delay"})
+    assert s.shooter is None and s.actors() == [2]
+    assert "(rule 5.7(b)): unreasonable delay" in s.events()[-2]
+    with pytest.raises(IllegalAction, match="5.7"):
+        s.apply({"type": "force_give_up", "reason": "again"})
+
+
+def test_a_wager_comes_down_while_the_dice_are_in_the_air_not_once_they_decide_it() -> None:
+    """Rule 4.7: until the dice that decide a wager come to rest; rule 4.8 for losers."""
+    s = table(live=True)
+    s.apply({"type": "accept"}, 0)
+    for area in ("hard8", "field", "any7"):
+        s.apply({"type": "wager", "area": area, "amount": 10}, 0)
+    s.apply({"type": "roll"}, 0)
+    assert s.is_chance() and {"type": "remove", "area": "any7"} in s.legal_actions(0)
+    s.apply({"type": "remove", "area": "any7"}, 0)  # in the air
+    s.apply({"type": "dice", "faces": [1, 2]})  # at rest: field wins, hard8 stays undecided
+    assert s.legal_actions(0) == [
+        {"type": "remove", "area": "hard8"},
+        {"type": "reduce", "area": "hard8", "amount": 5},
+    ]
+    before = snapshot(s)
+    with pytest.raises(IllegalAction, match="4.7"):
+        s.apply({"type": "remove", "area": "field"}, 0)
+    assert snapshot(s) == before
+    s.apply({"type": "reduce", "area": "hard8", "amount": 5}, 0)
+    s.apply({"type": "settle"})
+    assert s.wagers_of(0) == {"hard8": 5} and s.ledger["seat0"] == 1000 - 5 + 10
+
+
+@pytest.mark.parametrize(("held", "step"), [(5, 5), (7, 2), (10, 5), (40, 5)])
+def test_legal_actions_list_a_reduce_whenever_one_is_legal(held: int, step: int) -> None:
+    s = table()
+    s.apply({"type": "accept"}, 0)
+    s.apply({"type": "wager", "area": "num6", "amount": held}, 0)
+    reduces = [a for a in s.legal_actions(0) if a["type"] == "reduce"]
+    assert reduces == [{"type": "reduce", "area": "num6", "amount": step}]
+    s.apply(reduces[0], 0)
+    assert s.wagers_of(0) == ({"num6": held - step} if held > step else {})

@@ -8,6 +8,7 @@ import pytest
 
 import gamenight
 from gamenight import IllegalAction
+from gamenight.games.snap.table import TableState
 from snap_helpers import dealt
 
 FLIP = {"type": "flip"}
@@ -126,10 +127,11 @@ def test_later_match_of_the_penalty_card() -> None:
 
 def test_used_up_pack_is_reformed_by_a_card_by_card_reshuffle() -> None:
     state = dealt("snap", [["kite", "owl"], ["fish", "crown"]])
-    # test shortcut: A keeps one card in his pack and two face up; the rest wait in the centre
-    state.center = state.pack[0][1:]
+    # test shortcut: A keeps one card in his pack and two face up; B holds the rest
+    rest = state.pack[0][1:]
     state.pack[0] = ["kite"]
-    state.up[0] = [state.center.pop(0), state.center.pop(0)]
+    state.up[0] = [rest.pop(0), rest.pop(0)]
+    state.pack[1] += rest
     assert state.total_cards() == 52
     shuffled = sorted(["kite", *state.up[0]])
     state.apply(FLIP, 0)
@@ -179,6 +181,32 @@ def test_flip_limit_ends_a_never_ending_game_and_most_cards_wins() -> None:
     state.apply(FLIP, 0)
     assert state.is_terminal() and state.winner() == 1
     assert state.stats()["stopped"] == 1.0
+    assert state.view()["truncated"] and state.record()["truncated"] is True
+    assert gamenight.replay(state.record()).truncated
+
+
+def test_a_natural_end_is_not_truncated_and_a_false_claim_is_refused() -> None:
+    state = dealt("snap", [["kite"], ["fish"]])
+    state.center = state.pack[1][1:]
+    state.pack[1] = ["fish"]
+    state.apply(FLIP, 0)
+    state.apply(FLIP, 1)
+    state.apply(SNAP, 1)
+    assert state.is_terminal() and not state.view()["truncated"]
+    record = state.record()
+    assert "truncated" not in record
+    with pytest.raises(gamenight.BadRecord, match="truncated"):
+        gamenight.replay({**record, "truncated": True})
+
+
+def test_simulate_counts_games_stopped_by_a_cap_apart_from_wins() -> None:
+    from gamenight.analysis.simulate import simulate
+
+    sim = simulate("snap", games=5, players=3, max_flips=5).to_json()
+    assert sim["truncated"] == 5 and sum(sim["wins_by_seat"]) == 0
+    assert sim["no_single_winner"] == 0
+    full = simulate("snap", games=5, players=3).to_json()
+    assert full["truncated"] == 0 and sum(full["wins_by_seat"]) + full["no_single_winner"] == 5
 
 
 @pytest.mark.parametrize(
@@ -207,3 +235,39 @@ def test_a_deal_card_that_is_used_up_is_refused() -> None:
         state.apply({"type": "deal", "card": "owl"})
     with pytest.raises(IllegalAction, match="chance move"):
         state.apply(FLIP, 0)
+
+
+def _last_card_pair() -> TableState:
+    """A turns up his last pack card (kite) and B matches it; A is to flip next."""
+    state = dealt("snap", [["kite"], ["kite"]])
+    # test shortcut: the rest of A's cards lie under his face-up pile
+    state.up[0] = state.pack[0][1:]
+    state.pack[0] = ["kite"]
+    state.apply(FLIP, 0)
+    state.apply(FLIP, 1)
+    assert state.turn == 0 and state.pack[0] == [] and state.matches() == [0, 1]
+    return state
+
+
+def test_pair_made_with_a_last_card_can_be_called_before_the_reshuffle() -> None:
+    """Rulebook: "At any time during the game that a player sees two cards alike turned up on
+    the table he calls Snap"; the reshuffle may not take the pair off the table first."""
+    state = _last_card_pair()
+    assert not state.is_chance()
+    assert set(state.actors()) == {0, 1}
+    assert SNAP in state.legal_actions(0) and FLIP in state.legal_actions(0)
+    state.apply(SNAP, 0)  # A calls his own pair and keeps his face-up pile
+    assert state.up == [[], []] and len(state.pack[0]) == 27
+    assert state.total_cards() == 52
+
+
+def test_flip_on_an_empty_pack_picks_the_pile_up_and_the_shuffle_starts() -> None:
+    """Rulebook: a used-up pack is re-formed "by reshuffling his face up cards"; if nobody
+    calls, the owner's flip is that moment and the pair goes with the pile."""
+    state = _last_card_pair()
+    pile = len(state.up[0])
+    state.apply(FLIP, 0)
+    assert state.up[0] == [] and state.is_chance() and state.view()["shuffling"] == pile
+    while state.is_chance():
+        state.sample_chance()
+    assert len(state.pack[0]) == pile and state.turn == 0 and state.total_cards() == 52

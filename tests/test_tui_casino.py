@@ -17,6 +17,10 @@ def test_parse_command() -> None:
         False,
     )
     assert parse_command("dice 3 4") == ({"type": "dice", "faces": [3, 4]}, True)
+    assert parse_command("force slow play") == (
+        {"type": "force_give_up", "reason": "slow play"},
+        True,
+    )
     with pytest.raises(ValueError, match="cannot read"):
         parse_command("wager hard6 lots")
 

@@ -33,7 +33,10 @@ async def test_scripted_human_beats_the_bot_to_a_snap() -> None:
         app.tick()
         log = "\n".join(str(line.text) for line in app.query_one("RichLog").lines)
         assert "you: snap — first correct call" in log
-        assert "bot B: snap — too late" in log
+        # B reacted to the pair too: he sees it go in time and holds back, or is the second
+        # voice (too late); either way he pays no penalty
+        assert "bot B: snap — held back" in log or "bot B: snap — too late" in log
+        assert app.state.false_calls == 0
 
 
 async def test_a_bot_wins_a_snap_from_a_slow_human() -> None:

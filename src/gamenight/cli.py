@@ -350,7 +350,9 @@ def simulate_realtime_cmd(
     ] = "easy,normal,expert",
     games: Annotated[int, typer.Option(min=1, help="how many games")] = 200,
     seed: Annotated[int, typer.Option(help="the same seed gives the same figures")] = 0,
-    max_flips: Annotated[int, typer.Option(min=1, help="flips after which a game stops")] = 1000,
+    max_flips: Annotated[
+        int | None, typer.Option(min=1, help="flips after which a game stops (game default)")
+    ] = None,
 ) -> None:
     """Bots with human-like reaction times play a calling game in simulated time."""
     from gamenight.realtime import simulate_realtime

@@ -69,6 +69,10 @@ def print_run(run: Run, console: Console) -> None:
         console.print(wins_table(run, head))
         figures = figures_table(run)
     console.print(figures)
+    if tally.truncated:
+        console.print(
+            f"{tally.truncated:,} games stopped by a safety cap: counted apart, not as wins"
+        )
     if tally.game in ("snap", "slap-the-elephant"):
         console.print(
             "a calling game: played in simulated real time, every seat a 'normal' bot with "

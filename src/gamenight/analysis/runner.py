@@ -137,8 +137,7 @@ def _reference(game_id: str, options: dict[str, Any], seed: int, games: int, tal
             play_out(state, [CasinoBot(strategy=strategy) for _ in range(game.players)])
         else:
             play_out(state, seated_bots(game_id, game.players, game_seed))
-        w = state.winner()
-        tally.add_game(w, reference_figures(state))
+        tally.add_game(state.winner(), reference_figures(state), truncated=state.truncated)
         if progress and (i % 16 == 15 or i == games - 1):
             progress(tally.games)
 

@@ -74,20 +74,25 @@ def summary(values: Sequence[float]) -> dict[str, float]:
 
 @dataclass
 class Simulation:
-    """What N games showed: wins by seat, length, and each game's own figures."""
+    """What N games showed: wins by seat, length, and each game's own figures.
+
+    Games a safety cap stopped (``truncated``) are counted apart, not as wins or draws."""
 
     game: str
     players: int
     games: int = 0
     wins_by_seat: list[int] = field(default_factory=list)
     shared_or_none: int = 0
+    truncated: int = 0
     lengths: list[int] = field(default_factory=list)
     figures: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
 
     def add(self, state: State) -> None:
         self.games += 1
         w = state.winner()
-        if w is None:
+        if state.truncated:
+            self.truncated += 1
+        elif w is None:
             self.shared_or_none += 1
         else:
             self.wins_by_seat[w] += 1
@@ -102,6 +107,7 @@ class Simulation:
             "games": self.games,
             "wins_by_seat": self.wins_by_seat,
             "no_single_winner": self.shared_or_none,
+            "truncated": self.truncated,
             "moves": summary(self.lengths),
         }
         for k, values in sorted(self.figures.items()):

@@ -117,22 +117,29 @@ class Figure:
 
 @dataclass
 class Tally:
-    """Everything a simulation run reports: wins by seat, no-single-winner games, figures."""
+    """Everything a simulation run reports: wins by seat, no-single-winner games, figures.
+
+    A game a safety cap stopped (``truncated``) is counted apart: not a win, not a draw."""
 
     game: str
     players: int
     games: int = 0
     wins: list[int] = field(default_factory=list)
     no_winner: int = 0
+    truncated: int = 0
     figures: dict[str, Figure] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.wins:
             self.wins = [0] * self.players
 
-    def add_game(self, winner: int | None, figures: Mapping[str, int]) -> None:
+    def add_game(
+        self, winner: int | None, figures: Mapping[str, int], truncated: bool = False
+    ) -> None:
         self.games += 1
-        if winner is None or winner < 0:
+        if truncated:
+            self.truncated += 1
+        elif winner is None or winner < 0:
             self.no_winner += 1
         else:
             self.wins[winner] += 1
@@ -156,6 +163,7 @@ class Tally:
             raise ValueError("cannot merge tallies of different games or player counts")
         self.games += other.games
         self.no_winner += other.no_winner
+        self.truncated += other.truncated
         self.wins = [a + b for a, b in zip(self.wins, other.wins, strict=True)]
         for k, f in other.figures.items():
             self.figures.setdefault(k, Figure()).merge(f)
@@ -179,6 +187,7 @@ class Tally:
                 "share": self.no_winner / self.games if self.games else 0.0,
                 "ci95": list(wilson(self.no_winner, self.games)),
             },
+            "truncated": self.truncated,
         }
         for k in sorted(self.figures):
             out[k] = self.figures[k].summary()

@@ -39,6 +39,7 @@ class State(ABC):
     """One position of one game. Subclasses implement the hooks marked abstract."""
 
     ledger: Ledger
+    truncated: bool = False  # set when a safety cap (not the rules) ended the game
 
     # The shapes of the actions a game accepts, per action type: {type: {field: spec}}.
     # None: not declared, so any flat action of bounded scalars passes to ``_check``.
@@ -123,6 +124,11 @@ class State(ABC):
     def stats(self) -> dict[str, float]:
         """Figures of a finished game for the simulator (throws, kitty, ...)."""
         return {}
+
+    def _house_move(self, action: Action) -> bool:
+        """Whether the house (seat None) may make ``action`` while players are to act, as a
+        casino dealer may; ``_check`` still judges it. It is not a chance draw."""
+        return False
 
     def _sample_chance(self, rng: Uniforms) -> Action:
         """Draw a chance action from ``rng.random()``; never mutate the state here.
@@ -217,11 +223,12 @@ class State(ABC):
         """Apply an action whose seat and shape are checked (``apply``, ``replay``)."""
         if self.is_terminal():
             raise IllegalAction("the game is over")
-        if seat is None and not self.is_chance():
+        house = seat is None and not self.is_chance()  # the house acts between chance moves
+        if house and not self._house_move(action):
             raise NotYourTurn("a chance move (seat None) was given, but a player is to act")
         self._check(action, seat)
         self._do(action, seat)
-        if seat is None:
+        if seat is None and not house:
             self.chance_draws += 1
         moves = self.moves
         moves.seats.append(seat)

@@ -25,6 +25,7 @@ from .casino_wagers import (
     LOSE,
     MULTI_ROLL,
     SETTLEMENT,
+    STAY,
     WAGER_IDS,
     WAGERS,
     default_payouts,
@@ -145,6 +146,7 @@ class CasinoState(State):
         "amend": {"faces": _FACES},
         "settle": {},
         "void": {"reason": Str()},
+        "force_give_up": {"reason": Str()},  # the dealer's move between rolls (rule 5.7(b))
     }
 
     def __init__(self, game: SnakeEyesCasino, seed: int | None = None) -> None:
@@ -165,6 +167,8 @@ class CasinoState(State):
         self.shooter: int | None = None  # None while the dealer rolls (rule 5.9(d))
         self.dealer_rolls = False
         self.offer_queue: list[int] = list(range(n))  # from the dealer's left
+        self.offer_needs_wager = False  # rule 5.9: only players with a wager are offered the dice
+        self.undecided: set[tuple[int, str]] = set()  # (seat, area) the dealer rolls out (5.9(d))
         # while seat s shoots: the other seats from the dealer's left, then the shooter
         self.betting_order = [[*(o for o in range(n) if o != s), s] for s in range(n)]
         self.entered: list[int] | None = None
@@ -184,8 +188,12 @@ class CasinoState(State):
         return self.phase == "rolling" or self.phase == "entered"
 
     def actors(self) -> list[int]:
+        """Seats that may act now. While the dice are in the air (a chance node) that is whoever
+        may still take a wager down (rule 4.7); a driver samples the dice first."""
         if self.phase == "offer":
             return [self.offer_queue[0]]
+        if self.phase == "rolling" or self.phase == "entered":
+            return [s for s in range(self.players) if self._takedowns(s)]
         if self.phase == "betting":
             # anyone may bet before the roll (a wager is checked, not the turn); those not yet
             # done are asked first, then the shooter
@@ -201,10 +209,30 @@ class CasinoState(State):
     def has_wagers(self) -> bool:
         return any(self.bets)
 
+    def _takedowns(self, seat: int) -> list[dict[str, Any]]:
+        """Rule 4.7: a remove and a reduce for every wager whose deciding dice are not at rest.
+
+        The reduce listed takes the wager down by the table minimum, or to it when less is
+        over it; any other legal amount is accepted by ``apply`` too."""
+        held = self.bets[seat]
+        if not held or self.phase == "closed":
+            return []
+        lo = self.game.options.table_min
+        entered = self.entered
+        codes = self.game.codes[_index(*entered)] if entered is not None else None
+        acts: list[dict[str, Any]] = []
+        for w, amount in held.items():
+            if codes is not None and codes[w] != STAY:
+                continue  # the dice at rest decided it
+            acts.append({"type": "remove", "area": w})
+            step = lo if amount == lo or amount >= 2 * lo else amount - lo
+            acts.append({"type": "reduce", "area": w, "amount": step})
+        return acts
+
     def _legal_actions(self, seat: int) -> list[dict[str, Any]]:
         phase = self.phase
         if phase != "offer" and phase != "betting":
-            return []
+            return self._takedowns(seat)
         opts = self.game.options
         lo, hi = opts.table_min, opts.table_max
         held = self.bets[seat]
@@ -215,7 +243,7 @@ class CasinoState(State):
                 for w in WAGER_IDS
                 if held.get(w, 0) + lo <= hi
             ]
-        acts += [{"type": "remove", "area": w} for w in held]
+        acts += self._takedowns(seat)
         if phase == "offer":
             if seat == self.offer_queue[0]:
                 acts += [{"type": "accept", "dice": [0, 1]}, {"type": "decline"}]
@@ -292,6 +320,14 @@ class CasinoState(State):
             reason = action.get("reason")
             if not isinstance(reason, str) or not reason.strip():
                 raise MalformedAction("a void roll needs a 'reason' (rules 6.3 and 6.4)")
+        elif kind == "force_give_up":
+            if self.phase != "betting":
+                raise IllegalAction("rule 5.7(b): the dealer can only take the dice from a shooter")
+            reason = action.get("reason")
+            if not isinstance(reason, str) or not reason.strip():
+                raise MalformedAction(
+                    "rule 5.7(b) needs a 'reason' (delay, repeated void rolls, a broken rule)"
+                )
         else:
             raise MalformedAction(f"unknown action type {kind!r} for the dealer")
 
@@ -301,10 +337,19 @@ class CasinoState(State):
             raise WagerError(f"unknown wager area {area!r} (known: {', '.join(WAGER_IDS)})")
         held = self.bets[seat].get(area, 0)
         if self.phase != "betting" and self.phase != "offer":
+            if kind == "wager":
+                raise IllegalAction(
+                    "rule 4.4: wagers are placed before the dice are rolled (bets called while"
+                    " the dice are in the air are not taken at this table)"
+                )
             entered = self.entered
-            if entered is not None and held and self.game.codes[_index(*entered)][area] == LOSE:
+            code = self.game.codes[_index(*entered)][area] if entered is not None else STAY
+            if held and code == LOSE:
                 raise IllegalAction(f"rule 4.8: the {area} wager has lost; it may not be touched")
-            raise IllegalAction("rules 4.4 and 4.7: wagers change only before the dice are rolled")
+            if held and code != STAY:
+                raise IllegalAction(
+                    f"rule 4.7: the dice that decide the {area} wager have come to rest"
+                )
         if kind == "remove":
             if not held:
                 raise WagerError(f"{self.names[seat]} has no {area} wager to remove")
@@ -334,10 +379,22 @@ class CasinoState(State):
             raise WagerError(f"{self.names[seat]} has {have} chips, cannot wager {amount}")
 
     # --- moves -------------------------------------------------------------------------------
+    def _house_move(self, action: dict[str, Any]) -> bool:
+        return action["type"] == "force_give_up"
+
     def _do(self, action: dict[str, Any], seat: int | None) -> None:
         kind = action["type"]
         if seat is None:
-            if kind == "dice":
+            if kind == "force_give_up":
+                shooter = self.shooter
+                assert shooter is not None
+                self.log(
+                    "the dealer takes the dice from {} (rule 5.7(b)): {}",
+                    self.names[shooter],
+                    action["reason"],
+                )
+                self._pass_dice(shooter)
+            elif kind == "dice":
                 self._enter(action["faces"])
             elif kind == "settle":
                 assert self.entered is not None
@@ -364,9 +421,13 @@ class CasinoState(State):
             self.ledger.transfer("layout", self.purse[seat], amount)
             if amount == held[area]:
                 del held[area]
+                self.undecided.discard((seat, area))
             else:
                 held[area] -= amount
             self.log("{} takes {} down from {}", name, amount, area)
+            offered = self.phase == "offer" and seat == self.offer_queue[0]
+            if offered and self.offer_needs_wager and not held:
+                self._next_offer()  # rule 5.9(a): the offered player no longer qualifies
         elif kind == "accept":
             self.shooter, self.phase, self.ready = seat, "betting", set()
             first, second = action.get("dice", (0, 1))
@@ -424,7 +485,7 @@ class CasinoState(State):
         if any(self.bets):
             self._pay(_index(a, b), fmt, args)
         self.log("".join(fmt), *args)
-        self._after_roll(total)
+        self._after_roll(total, _index(a, b))
 
     def _pay(self, roll: int, fmt: list[str], args: list[object]) -> None:
         """Settle every wager on the layout against roll number ``roll`` (see ``_index``),
@@ -471,16 +532,16 @@ class CasinoState(State):
             if back:
                 transfer("layout", purse, back)
 
-    def _after_roll(self, total: int) -> None:
+    def _after_roll(self, total: int, roll: int) -> None:
         if self.rolls >= self.max_rolls:
             self.phase = "closed"
             self.log("the session ends after {} rolls", self.rolls)
             return
         if self.dealer_rolls:
-            if total == 7 or not any(self.bets):
-                self.dealer_rolls = False
-                self.offer_queue = list(range(self.players))  # afresh from the dealer's left
-                self._next_offer()
+            codes = self.game.codes[roll]
+            self.undecided = {(s, w) for s, w in self.undecided if codes[w] == STAY}
+            if total == 7 or not self.undecided:
+                self._dealer_done()
             else:
                 self.phase = "rolling"
             return
@@ -492,25 +553,37 @@ class CasinoState(State):
             self.phase = "betting"
 
     def _pass_dice(self, seat: int) -> None:
-        """Rule 5.9: the dice go round the *other* players who have a wager, from the left.
+        """Rule 5.9: the dice go round the *other* players who have a wager, from the left;
+        whether a player has one is checked as the dice reach him (5.9(a), (b)).
 
         After a 7 Out the layout is empty, so nobody qualifies; play then starts afresh from
         the next seat as at rule 5.3, everyone included (a project decision)."""
         self.shooter = None
         n = self.players
         order = [(seat + i) % n for i in range(1, n + 1)]
-        if any(self.bets):
-            self.offer_queue = [s for s in order[:-1] if self.bets[s]]
-        else:
-            self.offer_queue = order
+        self.offer_needs_wager = any(self.bets)
+        self.offer_queue = order[:-1] if self.offer_needs_wager else order
+        self._next_offer()
+
+    def _dealer_done(self) -> None:
+        """Rule 5.9(d) is met: the dice are offered afresh from the dealer's left."""
+        self.dealer_rolls = False
+        self.undecided = set()
+        self.offer_queue = list(range(self.players))
+        self.offer_needs_wager = False
         self._next_offer()
 
     def _next_offer(self) -> None:
-        if self.offer_queue:
+        queue, bets = self.offer_queue, self.bets
+        if self.offer_needs_wager:
+            while queue and not bets[queue[0]]:
+                queue.pop(0)
+        if queue:
             self.phase = "offer"
-            self.log("the dice are offered to {}", self.names[self.offer_queue[0]])
-        elif any(self.bets):
+            self.log("the dice are offered to {}", self.names[queue[0]])
+        elif any(bets):
             self.phase, self.dealer_rolls, self.shooter = "rolling", True, None
+            self.undecided = {(s, w) for s, held in enumerate(bets) for w in held}
             self.log("nobody takes the dice: the dealer rolls (rule 5.9(d))")
         else:
             self.phase = "closed"

@@ -1,9 +1,15 @@
 """A discrete-event table: bots and humans send flips and calls; the earliest arrival is applied.
 
-Time is simulated milliseconds. A bot that sees something to call schedules its call at
-now + its reaction time; a call that arrives after another call has already changed the table
-(the pile it saw was taken, or a penalty was paid) is *too late* and is dropped, not punished:
-at a real table that is the second voice shouting after the first. Flips come at a fixed tempo.
+Time is simulated milliseconds. One rule judges every call, a human's or a bot's, when it
+arrives: a call that comes less than ``LATE_MS`` after another call was applied, and is not
+right on the table as it now stands, is *too late* (the second voice, dropped without penalty);
+any other call is judged on the table as it stands (good, or false and punished). ``LATE_MS`` is
+the time a person needs to stop a call once he sees the pile go (the stop-signal reaction time,
+about 200-250 ms: Logan & Cowan 1984; Verbruggen & Logan 2008).
+
+A bot that sees something to call schedules its call at now + its reaction time, and like a
+person holds it back when the table changes under it early enough to stop (at least ``LATE_MS``
+before the call would land). Flips come at a fixed tempo.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from gamenight.games.snap.deck import ELEPHANT, MOUSE
 from .reaction import Level, level, reaction_ms
 
 TEMPO_MS = 900.0  # a card turned up every 0.9 s
+LATE_MS = 250.0  # a call this soon after another call is the second voice (see above)
 _INF = float("inf")
 
 
@@ -51,7 +58,7 @@ class Outcome:
     t: float
     seat: int
     action: dict[str, Any]
-    result: str  # "flip", "good", "false", "too late", "stale"
+    result: str  # "flip", "good", "false", "too late", "stale", "held back"
     text: str
 
 
@@ -80,9 +87,13 @@ class RealtimeTable:
         self.tempo = float(tempo_ms)
         self.auto_flip_humans = auto_flip_humans
         self.now = 0.0
-        self._queue: list[tuple[float, int, int, dict[str, Any], int]] = []
+        self._queue: list[tuple[float, int, int, dict[str, Any]]] = []
         self._seq = 0
-        self._pending: dict[int, int] = {}  # seat -> calls-epoch of its scheduled call
+        # seat -> (arrival time, sequence number, call, aimed at what the bot saw) of a bot's
+        # scheduled call; a held-back call's sequence number goes to _withdrawn
+        self._pending: dict[int, tuple[float, int, dict[str, Any], bool]] = {}
+        self._withdrawn: set[int] = set()
+        self._last_call: float | None = None  # when the last call was applied
         self._flip_due: int | None = None  # moves count when a flip was scheduled
         self.outcomes: list[Outcome] = []
         self._settle()
@@ -114,20 +125,24 @@ class RealtimeTable:
         return self.state
 
     # --- the clock --------------------------------------------------------------------------
-    def _push(self, t: float, seat: int, action: dict[str, Any]) -> None:
+    def _push(self, t: float, seat: int, action: dict[str, Any]) -> int:
         self._seq += 1
-        heapq.heappush(self._queue, (t, self._seq, seat, action, self.state.calls))
+        heapq.heappush(self._queue, (t, self._seq, seat, action))
+        return self._seq
 
     def _run_due(self, until: float) -> Outcome | None:
         last = None
         while self._queue and self._queue[0][0] <= until and not self.state.is_terminal():
-            t, _, seat, action, epoch = heapq.heappop(self._queue)
+            t, seq, seat, action = heapq.heappop(self._queue)
+            if seq in self._withdrawn:
+                self._withdrawn.discard(seq)
+                continue
             self.now = max(self.now, t)
-            last = self._arrive(seat, action, epoch)
+            last = self._arrive(seat, action)
             self._settle()
         return last
 
-    def _arrive(self, seat: int, action: dict[str, Any], epoch: int) -> Outcome:
+    def _arrive(self, seat: int, action: dict[str, Any]) -> Outcome:
         st = self.state
         kind = action.get("type")
         if seat in self.bots and kind != "flip":
@@ -138,12 +153,14 @@ class RealtimeTable:
                 return self._note(seat, action, "stale", "flip no longer due")
             st.apply(action, seat)
             return self._note(seat, action, "flip", st.events()[-1])
-        if epoch != st.calls:
+        last = self._last_call
+        if last is not None and self.now - last < LATE_MS and action != correct_call(st):
             return self._note(seat, action, "too late", "another call changed the table first")
         if seat not in st.actors() or action not in st.legal_actions(seat):
             return self._note(seat, action, "stale", "that call is not open now")
         before = st.false_calls
         st.apply(action, seat)
+        self._last_call = self.now
         result = "false" if st.false_calls > before else "good"
         return self._note(seat, action, result, st.events()[-1] if st.events() else "")
 
@@ -161,16 +178,22 @@ class RealtimeTable:
             return
         flipped = bool(self.outcomes) and self.outcomes[-1].result == "flip"
         good = correct_call(st)
+        for seat, (t, seq, sent, aimed) in list(self._pending.items()):
+            if aimed and sent != good and t - self.now >= LATE_MS:  # seen in time to stop
+                del self._pending[seat]
+                self._withdrawn.add(seq)
+                self._note(seat, sent, "held back", "saw the table change in time to stop")
+        actors = st.actors()
         for seat, lv in self.bots.items():
-            if seat not in st.actors() or seat in self._pending:
+            if seat not in actors or seat in self._pending:
                 continue
             call = good
             if call is None and flipped and self.rng.random() < lv.false_rate:
                 options = [a for a in st.legal_actions(seat) if a["type"] != "flip"]
                 call = self.rng.choice(options) if options else None
             if call is not None:
-                self._pending[seat] = st.calls
-                self._push(self.now + reaction_ms(lv, self.rng), seat, call)
+                t = self.now + reaction_ms(lv, self.rng)
+                self._pending[seat] = (t, self._push(t, seat, call), call, call == good)
         turn = st.turn
         if self._flip_due is None and (turn in self.bots or self.auto_flip_humans):
             self._flip_due = len(st.moves)
@@ -182,7 +205,7 @@ def simulate_realtime(
     levels: list[str] | None = None,
     games: int = 100,
     seed: int = 0,
-    max_flips: int = 1000,
+    max_flips: int | None = None,
     tempo_ms: float = TEMPO_MS,
 ) -> dict[str, Any]:
     """Bot-vs-bot games at the given levels (one per seat): win rates, length, stopped games."""
@@ -193,10 +216,10 @@ def simulate_realtime(
     stopped = 0
     false_calls = 0
     rng = random.Random(seed)
+    capped = {} if max_flips is None else {"max_flips": max_flips}
+    game = gamenight.new_game(game_id, players=n, **capped)
     for _ in range(games):
-        state: Any = gamenight.new_game(game_id, players=n, max_flips=max_flips).new_state(
-            seed=rng.randrange(2**32)
-        )
+        state: Any = game.new_state(seed=rng.randrange(2**32))
         table = RealtimeTable(
             state, dict(enumerate(levels)), seed=rng.randrange(2**32), tempo_ms=tempo_ms
         )
@@ -205,7 +228,7 @@ def simulate_realtime(
         if w is not None:
             wins[w] += 1
         flips.append(state.flips)
-        stopped += int(state.flips >= max_flips)
+        stopped += int(state.truncated)
         false_calls += state.false_calls
     flips.sort()
     return {
@@ -217,5 +240,5 @@ def simulate_realtime(
         "median_flips": flips[games // 2],
         "stopped_at_max_flips": stopped / games,
         "false_calls_per_game": false_calls / games,
-        "max_flips": max_flips,
+        "max_flips": game.options.max_flips,  # type: ignore[attr-defined]
     }

@@ -118,6 +118,7 @@ def _casino(game: Game) -> Encoding:
         WAIT,
         *({"type": "wager", "area": w, "amount": lo} for w in WAGER_IDS),
         *({"type": "remove", "area": w} for w in WAGER_IDS),
+        *({"type": "reduce", "area": w, "amount": lo} for w in WAGER_IDS),
         {"type": "accept", "dice": [0, 1]},
         {"type": "decline"},
         {"type": "done"},

@@ -29,7 +29,7 @@ from gamenight.games.snake_eyes_casino import CasinoState
 from .base import BOT, HUMAN, TableApp
 from .tables import dice_art
 
-DEALER_HELP = "dealer: dice A B · amend A B · void REASON · settle"
+DEALER_HELP = "dealer: dice A B · amend A B · void REASON · settle · force REASON"
 
 
 def parse_command(text: str) -> tuple[dict[str, Any], bool]:
@@ -50,6 +50,8 @@ def parse_command(text: str) -> tuple[dict[str, Any], bool]:
         return {"type": verb, "faces": [int(a) for a in args]}, True
     if verb == "void" and args:
         return {"type": "void", "reason": " ".join(args)}, True
+    if verb == "force" and args:  # rule 5.7(b): the dealer takes the dice from the shooter
+        return {"type": "force_give_up", "reason": " ".join(args)}, True
     raise ValueError(f"cannot read {text!r}: " + DEALER_HELP)
 
 

@@ -33,6 +33,7 @@ WHY = {
     "false": "nothing to call: penalty",
     "too late": "too late, dropped",
     "stale": "not open any more",
+    "held back": "held back: saw the table change in time",
 }
 SAY = {"snap": "snap!", "slap": "slap!", "snap_fingers": "snap fingers!", "flip": "flip"}
 
@@ -150,8 +151,9 @@ class SnapApp(TableApp):
         if action not in self.state.legal_actions(YOU):
             self.query_one(RichLog).write(f"you cannot {action['type'].replace('_', ' ')} now")
             return
-        out = self.table.press(YOU, action)
-        if out is not None:
+        start = len(self.table.outcomes)
+        self.table.press(YOU, action)
+        for out in self.table.outcomes[start:]:  # the press, and any bot it made hold back
             self.report(out)
         self.redraw()
 

@@ -41,7 +41,9 @@ class GamblerOptions(Options):
         default=None, ge=0, le=3, description="none: throw for high roll"
     )
     auto_claim_start: bool = Field(default=False, description="claim the $100 at Start at once")
-    max_turns: int = Field(default=400, ge=10, le=100_000, description="safety limit of turns")
+    max_turns: int = Field(
+        default=1000, ge=10, le=100_000, description="safety cap on turns (truncated)"
+    )
     # Custom game data travels inside the options (and so inside records), never as a path:
     # a record must not make the engine read a file. ``data_options`` reads files for a table.
     board: Board | None = Field(default=None, strict=False, description="the track (board.toml)")
@@ -170,16 +172,36 @@ class GamblerState(State):
     def is_chance(self) -> bool:
         return self.phase != "over" and self.chance is not None
 
+    def _to_move(self) -> int | None:
+        """The seat the game waits for: the player on turn, or the next to place a marker."""
+        if self.phase == "over" or self.chance is not None:
+            return None
+        return self.marker_queue[0] if self.phase == "marker" else self.current
+
+    def _may_borrow_or_repay(self, seat: int) -> bool:
+        """IOUs are taken "at any time" and repaid "at any time" by any player still in."""
+        if self.out[seat]:
+            return False
+        return not self.iou[seat] or self.ledger[self.purse[seat]] >= IOU_LOAN + IOU_INTEREST
+
     def actors(self) -> list[int]:
-        if self.is_terminal() or self.chance is not None:
+        """The seat the game waits for first, then every other seat that may take or repay an
+        IOU now (also while dice roll or cards are drawn): a turn-by-turn driver asks the first.
+        """
+        if self.phase == "over":
             return []
-        if self.phase == "marker":
-            return [self.marker_queue[0]]
-        return [self.current]
+        first = self._to_move()
+        seats = [] if first is None else [first]
+        return seats + [
+            s for s in range(self.players) if s != first and self._may_borrow_or_repay(s)
+        ]
 
     def _legal_actions(self, seat: int) -> list[dict[str, Any]]:
-        if seat not in self.actors():
+        if self.phase == "over" or self.out[seat]:
             return []
+        iou = self._iou_actions(seat)
+        if seat != self._to_move():
+            return iou
         acts: list[dict[str, Any]] = []
         if self.phase == "turn":
             if self._ticket_problem(seat) is None:
@@ -193,11 +215,12 @@ class GamblerState(State):
             acts += [{"type": "claim_start"}, {"type": "end_turn"}]
         if self.start_due and self.phase != "claim" and seat == self.current:
             acts.append({"type": "claim_start"})
-        if not self.iou[seat]:
-            acts.append({"type": "take_iou"})
-        elif self.ledger[self.purse[seat]] >= IOU_LOAN + IOU_INTEREST:
-            acts.append({"type": "repay_iou"})
-        return acts
+        return acts + iou
+
+    def _iou_actions(self, seat: int) -> list[dict[str, Any]]:
+        if not self._may_borrow_or_repay(seat):
+            return []
+        return [{"type": "repay_iou" if self.iou[seat] else "take_iou"}]
 
     def winner(self) -> int | None:
         return self._winner
@@ -249,11 +272,14 @@ class GamblerState(State):
         if seat is None:
             self._check_chance(action)
             return
-        if self.chance is not None:
-            raise NotYourTurn("a chance move (dice or a card) comes next, not a player's")
-        if seat not in self.actors():
-            raise NotYourTurn(f"seat {seat} may not act now; {self.actors()} may")
         kind = action["type"]
+        if self.out[seat]:
+            raise NotYourTurn(f"{self.seat_name(seat)} is out of the game")
+        if kind != "take_iou" and kind != "repay_iou":  # IOUs: at any time (rulebook)
+            if self.chance is not None:
+                raise NotYourTurn("a chance move (dice or a card) comes next, not a player's")
+            if seat != self._to_move():
+                raise NotYourTurn(f"seat {seat} may not act now; {self.actors()} may")
         cash = self.ledger[self.purse[seat]]
         if kind == "buy_ticket":
             problem = self._ticket_problem(seat)
@@ -457,7 +483,7 @@ class GamblerState(State):
         if self.phase == "over":
             return
         if self.turns >= self.game.options.max_turns:
-            self.by_limit = True
+            self.by_limit = self.truncated = True
             self._finish(max(self._alive(), key=self._net_worth))
             return
         seat = self.current
@@ -686,6 +712,7 @@ class GamblerState(State):
             "current": self.current,
             "turn": self.turns,
             "winner": self._winner,
+            "truncated": self.truncated,
             "bank": self.ledger[BANK],
             "last_roll": list(self.last_roll) if self.last_roll else None,
             "last_card": self.last_card,

@@ -1,9 +1,11 @@
 """Slap the Elephant: one centre pile; slap an elephant, snap your fingers at a mouse.
 
-Decisions (see docs/rules/slap-the-elephant.md): a seat whose pack is empty is out at once; a
-wrong reaction hands the pile out from the top, one card at a time round the other seats from
-the offender's left, as many whole rounds as go evenly, and the leftover cards (fewer than the
-number of other seats) stay in the centre under the next card played. Reactions are open only
+Decisions (see docs/rules/slap-the-elephant.md): a seat whose pack is empty stays in while the
+card he played last lies on top of the centre (all players, him included, may still slap or snap
+at it), and is out once it is taken or covered; a wrong reaction hands the pile out from the
+top, one card at a time round the other seats from the offender's left, as many whole rounds as
+go evenly, and the leftover cards (fewer than the number of other seats) stay in the centre
+under the next card played. Reactions are open only
 while the centre holds cards.
 """
 
@@ -18,13 +20,14 @@ from gamenight.engine import Game, register_game
 from gamenight.engine.chance import Uniforms
 
 from .deck import ELEPHANT, MOUSE
-from .table import CardOptions, TableState
+from .table import CardOptions, TableState, flip_cap
 
 TARGET = {"slap": ELEPHANT, "snap_fingers": MOUSE}
 
 
 class SlapOptions(CardOptions):
     players: int = Field(default=3, description="2 to 4 players")
+    max_flips: int = flip_cap(200_000)  # random play runs to ~10,000 flips at its 99th percentile
 
 
 @register_game
@@ -42,6 +45,15 @@ class SlapTheElephant(Game):
 class SlapState(TableState):
     CALLS = ("slap", "snap_fingers")
     ACTIONS = {"flip": {}, "slap": {}, "snap_fingers": {}}
+
+    def __init__(self, game: SlapTheElephant, seed: int | None = None) -> None:
+        super().__init__(game, seed)
+        self.top_by: int | None = None  # who played the centre's top card
+
+    def _still_in_play(self, seat: int) -> bool:
+        """All players try to slap an elephant: one whose last card lies on top of the centre
+        may still win the pile back with it."""
+        return seat == self.top_by and bool(self.center)
 
     def is_chance(self) -> bool:
         return not self._over and self.dealing()
@@ -63,6 +75,7 @@ class SlapState(TableState):
         if kind == "flip":
             card = self.pack[seat].pop(0)
             self.center.append(card)
+            self.top_by = seat
             self.log("{} plays {}", self.seat_name(seat), card)
             self.turn = self.next_in(seat)
             self._update_outs()
@@ -92,6 +105,8 @@ class SlapState(TableState):
         others = sorted(others, key=lambda s: (s - offender) % self.players)
         top = self.center[-1]
         rounds = len(self.center) // len(others)
+        if rounds:
+            self.top_by = None  # the top card is handed out; what is left is older
         for _ in range(rounds):
             for s in others:
                 self.pack[s].append(self.center.pop())

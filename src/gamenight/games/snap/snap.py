@@ -4,7 +4,9 @@ Decisions (see docs/rules/snap.md): the exposed cards are the top of each face-u
 top of the centre (penalty) pile; a good call takes every pile whose top matches another exposed
 top, and when the centre is among them also the face-up pile of the seat that paid the centre's
 top penalty card. A pack that runs out is re-formed when its owner's turn to flip comes, by a
-card-by-card shuffle of his face-up pile (chance moves); nobody calls during a shuffle.
+card-by-card shuffle of his face-up pile (chance moves); nobody calls during a shuffle. While a
+match shows, the shuffle waits: the pair stays callable until its owner flips, and that flip
+picks his face-up pile up for the shuffle.
 """
 
 from __future__ import annotations
@@ -59,8 +61,11 @@ class SnapState(TableState):
         return self.dealing() or self._needs_reshuffle() or sum(self.shuffle_pool.values()) > 0
 
     def _needs_reshuffle(self) -> bool:
+        """The seat to flip has an empty pack and nothing to call shows: the shuffle starts.
+
+        A match showing keeps the face-up piles on the table until the seat to flip flips."""
         t = self.turn
-        return not self.dealing() and not self.pack[t] and bool(self.up[t])
+        return not self.dealing() and not self.pack[t] and bool(self.up[t]) and not self.matches()
 
     def _chance_pool(self) -> tuple[Counter[str], str]:
         if self.dealing():
@@ -97,18 +102,24 @@ class SnapState(TableState):
     def _do_reshuffle(self, card: str) -> None:
         t = self.turn
         if not self.shuffle_pool:  # first draw: the face-up pile is picked up
-            self.shuffle_pool = Counter(self.up[t])
-            self.up[t] = []
-            self.log(
-                "{} turns over and shuffles a face-up pile of {}",
-                self.seat_name(t),
-                sum(self.shuffle_pool.values()),
-            )
+            self._pick_up(t)
         self.shuffle_pool[card] -= 1
         self.shuffle_pool += Counter()  # drop zero counts
         self.pack[t].append(card)
 
+    def _pick_up(self, seat: int) -> None:
+        self.shuffle_pool = Counter(self.up[seat])
+        self.up[seat] = []
+        self.log(
+            "{} turns over and shuffles a face-up pile of {}",
+            self.seat_name(seat),
+            sum(self.shuffle_pool.values()),
+        )
+
     def _flip(self, seat: int) -> None:
+        if not self.pack[seat]:  # a match kept the pile on the table; this flip picks it up
+            self._pick_up(seat)
+            return
         card = self.pack[seat].pop(0)
         self.up[seat].append(card)
         self.log("{} turns up {}", self.seat_name(seat), card)

@@ -23,13 +23,19 @@ from .deck import DECK_SIZE, GROUPS, draw_outcomes, full_deck
 SORTED_GROUPS = sorted(GROUPS)  # the order in which a draw lays a pool of cards out
 
 
-class CardOptions(Options):
-    max_flips: int = Field(
-        default=1000,
+def flip_cap(default: int) -> Any:
+    """The safety cap on flips; each game sets its default far past its measured tail
+    (benchmarks/game_lengths.py)."""
+    return Field(
+        default=default,
         ge=1,
         le=1_000_000,
-        description="flips after which a never-ending game stops; most cards wins",
+        description="flips after which a never-ending game stops (truncated); most cards wins",
     )
+
+
+class CardOptions(Options):
+    max_flips: int = flip_cap(20_000)
 
 
 CARD = Str(max_len=20, choices=frozenset(GROUPS))
@@ -140,13 +146,18 @@ class TableState(State):
         best = max(counts)
         leaders = [s for s, c in enumerate(counts) if c == best]
         self._over = True
+        self.truncated = True
         self._winner = leaders[0] if len(leaders) == 1 else None
         self.log("the flip limit ({}) is reached: cards held {}", self.flips, counts)
+
+    def _still_in_play(self, seat: int) -> bool:
+        """A seat with no cards that still has a say in the card on the table (Slap)."""
+        return False
 
     def _update_outs(self) -> None:
         """Seats with no cards are out; the last seat in takes the centre and wins."""
         for s in range(self.players):
-            if not self.out[s] and self.held(s) == 0:
+            if not self.out[s] and self.held(s) == 0 and not self._still_in_play(s):
                 self.out[s] = True
                 self.log("{} has no cards left and is out", self.seat_name(s))
         alive = self.in_seats()
@@ -225,6 +236,7 @@ class TableState(State):
             "out": list(self.out),
             "flips": self.flips,
             "winner": self._winner,
+            "truncated": self.truncated,
         }
 
     def total_cards(self) -> int:
@@ -240,5 +252,5 @@ class TableState(State):
             "flips": self.flips,
             "calls": self.calls,
             "false_calls": self.false_calls,
-            "stopped": float(self._over and self.flips >= self.max_flips),
+            "stopped": float(self.truncated),
         }
