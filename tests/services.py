@@ -58,8 +58,21 @@ def redis_server() -> Iterator[str]:
     port = free_port()
     workdir = tempfile.mkdtemp(prefix="gamenight-redis-")
     proc = subprocess.Popen(
-        [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-         "--dir", workdir, "--loglevel", "warning"],
+        [
+            exe,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            workdir,
+            "--loglevel",
+            "warning",
+        ],
         stdout=subprocess.DEVNULL,
     )
     try:
@@ -83,30 +96,40 @@ def postgres_cluster() -> Iterator[str]:
     """initdb + pg_ctl a cluster in a temporary directory on a free port; yield a SQLAlchemy URL."""
     initdb, pg_ctl = pg_bin("initdb"), pg_bin("pg_ctl")
     if initdb is None or pg_ctl is None:
-        raise FileNotFoundError("PostgreSQL server binaries are not installed (apt-get install postgresql)")
+        raise FileNotFoundError(
+            "PostgreSQL server binaries are not installed (apt-get install postgresql)"
+        )
     port = free_port()
     top = tempfile.mkdtemp(prefix="gamenight-pg-")
     data = os.path.join(top, "data")
     if os.geteuid() == 0:
         shutil.chown(top, "postgres")
     subprocess.run(
-        _as_postgres([initdb, "-D", data, "-U", "gamenight", "--auth=trust", "-E", "UTF8",
-                      "--no-sync"]),
-        check=True, stdout=subprocess.DEVNULL,
+        _as_postgres(
+            [initdb, "-D", data, "-U", "gamenight", "--auth=trust", "-E", "UTF8", "--no-sync"]
+        ),
+        check=True,
+        stdout=subprocess.DEVNULL,
     )
-    opts = (f"-p {port} -k {top} -h 127.0.0.1 -c fsync=on -c max_connections=200 "
-            "-c shared_buffers=64MB")
+    opts = (
+        f"-p {port} -k {top} -h 127.0.0.1 -c fsync=on -c max_connections=200 -c shared_buffers=64MB"
+    )
     subprocess.run(
-        _as_postgres([pg_ctl, "-D", data, "-o", opts, "-l", os.path.join(top, "log"), "-w",
-                      "start"]),
-        check=True, stdout=subprocess.DEVNULL,
+        _as_postgres(
+            [pg_ctl, "-D", data, "-o", opts, "-l", os.path.join(top, "log"), "-w", "start"]
+        ),
+        check=True,
+        stdout=subprocess.DEVNULL,
     )
     try:
         _wait_port(port, 20)
         yield f"postgresql+asyncpg://gamenight@127.0.0.1:{port}/postgres"
     finally:
-        subprocess.run(_as_postgres([pg_ctl, "-D", data, "-m", "immediate", "-w", "stop"]),
-                       stdout=subprocess.DEVNULL, check=False)
+        subprocess.run(
+            _as_postgres([pg_ctl, "-D", data, "-m", "immediate", "-w", "stop"]),
+            stdout=subprocess.DEVNULL,
+            check=False,
+        )
         shutil.rmtree(top, ignore_errors=True)
 
 
@@ -129,6 +152,8 @@ def postgres_url() -> Iterator[str]:
         yield url
         return
     if pg_bin("initdb") is None:
-        pytest.skip("PostgreSQL binaries are not installed and GAMENIGHT_TEST_DATABASE_URL is unset")
+        pytest.skip(
+            "PostgreSQL binaries are not installed and GAMENIGHT_TEST_DATABASE_URL is unset"
+        )
     with postgres_cluster() as url:
         yield url

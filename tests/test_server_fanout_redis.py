@@ -12,9 +12,9 @@ import pytest
 pytest.importorskip("redis")
 
 from redis.asyncio import Redis  # noqa: E402
-from services import redis_url  # noqa: E402,F401
 
-from gamenight.server.fanout_redis import RedisFanout, table_channel  # noqa: E402
+from gamenight.server.fanout_redis import RedisFanOut, table_channel  # noqa: E402
+from services import redis_url  # noqa: E402,F401
 
 
 @pytest.fixture
@@ -25,92 +25,130 @@ async def redis(redis_url: str) -> AsyncIterator[Redis]:  # noqa: F811
 
 
 class Inbox:
-    """Collects messages and lets a test wait for the n-th."""
+    """Collects notices and lets a test wait for the n-th."""
 
-    def __init__(self) -> None:
-        self.messages: list[dict[str, Any]] = []
+    def __init__(self, delay: float = 0) -> None:
+        self.notices: list[dict[str, Any]] = []
         self.event = asyncio.Event()
+        self.delay = delay
 
-    def __call__(self, message: dict[str, Any]) -> None:
-        self.messages.append(message)
+    async def __call__(self, notice: dict[str, Any]) -> None:
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        self.notices.append(notice)
         self.event.set()
 
     async def wait(self, n: int, timeout: float = 5) -> None:
         async def until() -> None:
-            while len(self.messages) < n:
+            while len(self.notices) < n:
                 self.event.clear()
                 await self.event.wait()
 
         await asyncio.wait_for(until(), timeout)
 
 
-async def fanout(redis: Redis, origin: str, **kw: Any) -> RedisFanout:
-    f = RedisFanout(redis, origin, **kw)
+async def fanout(redis: Redis, origin: str, **kw: Any) -> RedisFanOut:
+    f = RedisFanOut(redis, origin, **kw)
     await f.start()
     return f
 
 
-async def test_a_move_reaches_the_other_process_not_its_own(redis: Redis) -> None:
-    t = f"t-{uuid.uuid4().hex[:12]}"
+def table() -> str:
+    return f"t-{uuid.uuid4().hex[:12]}"
+
+
+async def test_a_notice_reaches_the_other_process_once_and_its_own_locally(redis: Redis) -> None:
+    t = table()
     a, b = await fanout(redis, "a"), await fanout(redis, "b")
     in_a, in_b = Inbox(), Inbox()
-    await a.subscribe(t, in_a)
-    await b.subscribe(t, in_b)
-    await a.publish(t, {"move": 1, "moves": [{"seat": 0, "action": {"type": "roll"}}]})
-    await b.publish(t, {"move": 2})
+    a.subscribe(t, in_a)
+    b.subscribe(t, in_b)
+    await a.settled()
+    await b.settled()
+    await a.publish(t, {"table_id": t, "move": 1, "kind": "moves"})
+    assert in_a.notices == [{"table_id": t, "move": 1, "kind": "moves"}]  # awaited inline
     await in_b.wait(1)
-    await in_a.wait(1)
-    assert in_b.messages == [{"move": 1, "moves": [{"seat": 0, "action": {"type": "roll"}}],
-                              "table": t, "origin": "a"}]
-    assert [m["move"] for m in in_a.messages] == [2]
-    await a.stop()
-    await b.stop()
+    await b.publish(t, {"table_id": t, "move": 2, "kind": "seats"})
+    await in_a.wait(2)
+    await asyncio.sleep(0.1)
+    assert in_b.notices == [
+        {"table_id": t, "move": 1, "kind": "moves"},
+        {"table_id": t, "move": 2, "kind": "seats"},
+    ]
+    assert [n["move"] for n in in_a.notices] == [1, 2]
+    await a.close()
+    await b.close()
 
 
 async def test_only_subscribed_tables_are_delivered_and_unsubscribe_stops_them(
     redis: Redis,
 ) -> None:
-    t, other = f"t-{uuid.uuid4().hex[:12]}", f"t-{uuid.uuid4().hex[:12]}"
+    t, other = table(), table()
     a, b = await fanout(redis, "a"), await fanout(redis, "b")
     inbox = Inbox()
-    await b.subscribe(t, inbox)
+    stop = b.subscribe(t, inbox)
+    await b.settled()
     await a.publish(other, {"move": 1})
     await a.publish(t, {"move": 7})
     await inbox.wait(1)
-    await b.unsubscribe(t, inbox)
-    assert b.tables() == []
+    stop()
+    await b.settled()
+    assert b.subscribers == {}
+    channels = await redis.pubsub_channels(table_channel(t))
+    assert channels == []
     await a.publish(t, {"move": 8})
     await asyncio.sleep(0.2)
-    assert [m["move"] for m in inbox.messages] == [7]
-    await a.stop()
-    await b.stop()
+    assert [n["move"] for n in inbox.notices] == [7]
+    await a.close()
+    await b.close()
+
+
+async def test_a_slow_table_does_not_hold_up_another_and_order_is_kept(redis: Redis) -> None:
+    slow_t, fast_t = table(), table()
+    a, b = await fanout(redis, "a"), await fanout(redis, "b")
+    slow, fast = Inbox(delay=0.05), Inbox()
+    b.subscribe(slow_t, slow)
+    b.subscribe(fast_t, fast)
+    await b.settled()
+    for move in range(1, 11):
+        await a.publish(slow_t, {"move": move})
+    await a.publish(fast_t, {"move": 1})
+    await fast.wait(1, timeout=0.4)  # well before the slow table's 0.5 s of work
+    assert len(slow.notices) < 10
+    await slow.wait(10)
+    assert [n["move"] for n in slow.notices] == list(range(1, 11))
+    await a.close()
+    await b.close()
 
 
 async def test_garbage_on_the_channel_does_not_stop_delivery(redis: Redis) -> None:
-    t = f"t-{uuid.uuid4().hex[:12]}"
+    t = table()
     b = await fanout(redis, "b")
     inbox = Inbox()
 
-    def broken(message: dict[str, Any]) -> None:
-        raise RuntimeError("handler bug")
+    async def broken(notice: dict[str, Any]) -> None:
+        raise RuntimeError("subscriber bug")
 
-    await b.subscribe(t, broken)
-    await b.subscribe(t, inbox)
+    b.subscribe(t, broken)
+    b.subscribe(t, inbox)
+    await b.settled()
     await redis.publish(table_channel(t), b"\xff not json")
     await redis.publish(table_channel(t), b"[1, 2]")
-    await redis.publish(table_channel(t), '{"move": 3, "table": "%s", "origin": "x"}' % t)
+    await redis.publish(table_channel(t), '{"move": 2}')
+    await redis.publish(table_channel(t), f'{{"move": 3, "table_id": "{t}", "origin": "x"}}')
     await inbox.wait(1)
-    assert [m["move"] for m in inbox.messages] == [3]
-    await b.stop()
+    assert inbox.notices == [{"move": 3, "table_id": t}]
+    await b.close()
 
 
 async def test_a_dropped_subscriber_resubscribes_and_reports_the_gap(redis: Redis) -> None:
-    t = f"t-{uuid.uuid4().hex[:12]}"
+    t = table()
     gaps: list[int] = []
     a = await fanout(redis, "a")
     b = await fanout(redis, "b", on_gap=lambda: gaps.append(1))
     inbox = Inbox()
-    await b.subscribe(t, inbox)
+    b.subscribe(t, inbox)
+    await b.settled()
     await redis.client_kill_filter(_type="pubsub", skipme=True)
     deadline = asyncio.get_running_loop().time() + 5
     while not gaps and asyncio.get_running_loop().time() < deadline:
@@ -118,6 +156,16 @@ async def test_a_dropped_subscriber_resubscribes_and_reports_the_gap(redis: Redi
     assert gaps, "the fan-out never noticed its subscriber connection died"
     await a.publish(t, {"move": 4})
     await inbox.wait(1)
-    assert inbox.messages[-1]["move"] == 4
-    await a.stop()
-    await b.stop()
+    assert inbox.notices[-1]["move"] == 4
+    await a.close()
+    await b.close()
+
+
+async def test_a_url_makes_and_closes_its_own_client(redis_url: str) -> None:  # noqa: F811
+    f = RedisFanOut(redis_url)
+    await f.start()
+    inbox = Inbox()
+    f.subscribe("x", inbox)
+    await f.publish("x", {"move": 1})
+    assert inbox.notices == [{"move": 1}]
+    await f.close()

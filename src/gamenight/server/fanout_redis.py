@@ -1,11 +1,13 @@
-"""Fan-out across server processes over Redis pub/sub: a move accepted by one process reaches
-the connections every other process holds for that table.
+"""The fan-out port across server processes, over Redis pub/sub.
 
-Each process keeps one subscriber connection, subscribes to a table's channel while it holds at
-least one local connection (or cached copy) of that table, and hands each message to the local
-handlers in arrival order. Its own messages come back too and are dropped by origin. Pub/sub is
-fire-and-forget: a process that loses its Redis connection is told (``on_gap``) so it can reload
-the tables it serves from storage instead of trusting what it missed.
+A notice published by the process that committed a move reaches every process that holds
+connections to that table: each process keeps one subscriber connection, listens to a table's
+channel while it has local subscribers for it, and hands each notice to them in arrival order
+(one small queue per table, so a slow table never holds up the others). Local subscribers hear
+local notices directly, awaited in ``publish`` as the in-process fan-out does. Notices carry no
+view and no secret; a receiver catches up from storage, so a notice lost while Redis was
+unreachable costs nothing once the next one arrives, and ``on_gap`` lets the owner resynchronise
+everything after a reconnect.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Callable
+import uuid
+from collections import deque
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from redis.asyncio import Redis
@@ -22,30 +26,38 @@ from redis.asyncio.client import PubSub
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from .lease import KEY_PREFIX
+from .lease_redis import KEY_PREFIX
 
 log = logging.getLogger(__name__)
 
-Handler = Callable[[dict[str, Any]], None]
-"""Called with each message from another process; must not block (schedule real work)."""
+Notice = dict[str, Any]  # the same shapes as the ``FanOut`` port in fanout.py
+Callback = Callable[[Notice], Awaitable[None]]
 
 
 def table_channel(table_id: str) -> str:
-    """The pub/sub channel carrying a table's changes."""
+    """The pub/sub channel carrying a table's notices."""
     return f"{KEY_PREFIX}:table:{table_id}"
 
 
-class RedisFanout:
-    """Publish table changes to Redis and deliver other processes' changes to local handlers."""
+class RedisFanOut:
+    """Publish notices to Redis and deliver every process's notices to local subscribers."""
 
-    def __init__(self, redis: Redis, origin: str, on_gap: Callable[[], None] | None = None) -> None:
-        self.redis = redis
-        self.origin = origin
+    def __init__(
+        self,
+        redis: Redis | str,
+        origin: str | None = None,
+        on_gap: Callable[[], None] | None = None,
+    ) -> None:
+        self.redis = Redis.from_url(redis) if isinstance(redis, str) else redis
+        self._owns_client = isinstance(redis, str)
+        self.origin = origin or uuid.uuid4().hex[:12]
         self.on_gap = on_gap
-        self._handlers: dict[str, list[Handler]] = {}
+        self.subscribers: dict[str, list[Callback]] = {}
         self._pubsub: PubSub | None = None
         self._reader: asyncio.Task[None] | None = None
-        self._ready = asyncio.Event()
+        self._pending: dict[str, deque[Notice]] = {}
+        self._workers: dict[str, asyncio.Task[None]] = {}
+        self._commands: set[asyncio.Task[None]] = set()
         self.received = 0
         self.published = 0
 
@@ -57,95 +69,139 @@ class RedisFanout:
     async def start(self) -> None:
         """Open the subscriber connection and start delivering."""
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await self._pubsub.subscribe(self.control_channel)
+        await self._pubsub.subscribe(
+            self.control_channel, *(table_channel(t) for t in self.subscribers)
+        )
         self._reader = asyncio.create_task(self._read(), name="redis-fanout-reader")
-        self._ready.set()
 
-    async def stop(self) -> None:
-        """Stop delivering and close the subscriber connection."""
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._reader
-            self._reader = None
+    async def close(self) -> None:
+        """Stop delivering and close the connections."""
+        tasks = [t for t in (self._reader, *self._workers.values(), *self._commands) if t]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._reader = None
+        self._workers.clear()
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()
             self._pubsub = None
+        if self._owns_client:
+            await self.redis.aclose()
 
-    def encode(self, table_id: str, message: dict[str, Any]) -> str:
-        """The wire form of a message: JSON stamped with its table and origin."""
-        return json.dumps({**message, "table": table_id, "origin": self.origin},
-                          separators=(",", ":"))
-
-    async def publish(self, table_id: str, message: dict[str, Any]) -> None:
-        """Send a change to every other process serving this table."""
-        await self.redis.publish(table_channel(table_id), self.encode(table_id, message))
+    async def publish(self, table_id: str, notice: Notice) -> None:
+        """Tell local subscribers now and every other process through Redis."""
+        wire = json.dumps(
+            {**notice, "table_id": table_id, "origin": self.origin}, separators=(",", ":")
+        )
+        await self.redis.publish(table_channel(table_id), wire)
         self.published += 1
+        for callback in list(self.subscribers.get(table_id, ())):
+            await callback(notice)
 
-    async def subscribe(self, table_id: str, handler: Handler) -> None:
-        """Deliver this table's changes from other processes to ``handler``."""
-        handlers = self._handlers.setdefault(table_id, [])
-        handlers.append(handler)
-        if len(handlers) == 1 and self._pubsub is not None:
-            await self._pubsub.subscribe(table_channel(table_id))
+    def subscribe(self, table_id: str, callback: Callback) -> Callable[[], None]:
+        """Deliver this table's notices to ``callback``; returns the function that stops it."""
+        subs = self.subscribers.setdefault(table_id, [])
+        subs.append(callback)
+        if len(subs) == 1:
+            self._command(self._channel_op(table_id, subscribe=True))
 
-    async def unsubscribe(self, table_id: str, handler: Handler) -> None:
-        """Stop delivering this table to ``handler``; leave the channel when nobody listens."""
-        handlers = self._handlers.get(table_id)
-        if not handlers or handler not in handlers:
-            return
-        handlers.remove(handler)
-        if not handlers:
-            del self._handlers[table_id]
-            if self._pubsub is not None:
+        def unsubscribe() -> None:
+            if callback in subs:
+                subs.remove(callback)
+            if not subs and self.subscribers.get(table_id) is subs:
+                del self.subscribers[table_id]
+                self._command(self._channel_op(table_id, subscribe=False))
+
+        return unsubscribe
+
+    async def settled(self) -> None:
+        """Wait until pending (un)subscribe commands reached Redis (tests, start-up)."""
+        while self._commands:
+            await asyncio.gather(*self._commands, return_exceptions=True)
+
+    def _command(self, coro: asyncio.Future[None] | object) -> None:
+        task: asyncio.Task[None] = asyncio.ensure_future(coro)  # type: ignore[arg-type]
+        self._commands.add(task)
+        task.add_done_callback(self._commands.discard)
+
+    async def _channel_op(self, table_id: str, subscribe: bool) -> None:
+        if self._pubsub is None:
+            return  # start() subscribes to every table already asked for
+        try:
+            if subscribe:
+                await self._pubsub.subscribe(table_channel(table_id))
+            elif table_id not in self.subscribers:
                 await self._pubsub.unsubscribe(table_channel(table_id))
-
-    def tables(self) -> list[str]:
-        """Tables this process listens to."""
-        return list(self._handlers)
+        except (RedisConnectionError, RedisTimeoutError, OSError) as e:
+            log.warning("redis fan-out could not (un)subscribe table %s: %s", table_id, e)
 
     async def _read(self) -> None:
-        assert self._pubsub is not None
         while True:
+            pubsub = self._pubsub
+            assert pubsub is not None
             try:
-                msg = await self._pubsub.get_message(timeout=None)
+                msg = await pubsub.get_message(timeout=None)
             except asyncio.CancelledError:
                 raise
             except (RedisConnectionError, RedisTimeoutError, OSError) as e:
-                log.warning("redis fan-out lost its connection: %s; resubscribing", e)
+                log.warning("redis fan-out lost its connection (%s); resubscribing", e)
                 await asyncio.sleep(0.2)
                 await self._resubscribe()
                 continue
-            if msg is None or msg.get("type") != "message":
-                continue
-            self._deliver(msg["data"])
+            if msg is not None and msg.get("type") == "message":
+                self._receive(msg["data"])
 
     async def _resubscribe(self) -> None:
-        """After a drop: subscribe again and tell the owner that messages may have been missed."""
-        assert self._pubsub is not None
+        """After a drop: subscribe again, then let the owner resynchronise what it missed."""
         with contextlib.suppress(Exception):
-            await self._pubsub.aclose()
+            if self._pubsub is not None:
+                await self._pubsub.aclose()
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         try:
-            await self._pubsub.subscribe(self.control_channel,
-                                         *(table_channel(t) for t in self._handlers))
+            await self._pubsub.subscribe(
+                self.control_channel, *(table_channel(t) for t in self.subscribers)
+            )
         except (RedisConnectionError, RedisTimeoutError, OSError):
             return
         if self.on_gap is not None:
             self.on_gap()
 
-    def _deliver(self, data: bytes | str) -> None:
+    def _receive(self, data: bytes | str) -> None:
         try:
-            message = json.loads(data)
+            notice = json.loads(data)
         except ValueError:
-            log.error("redis fan-out dropped a message that is not JSON: %.80r", data)
+            log.error("redis fan-out dropped a notice that is not JSON: %.80r", data)
             return
-        if not isinstance(message, dict) or message.get("origin") == self.origin:
+        if not isinstance(notice, dict) or not isinstance(notice.get("table_id"), str):
+            log.error("redis fan-out dropped a notice without a table: %.80r", data)
             return
+        if notice.pop("origin", None) == self.origin:
+            return  # already delivered locally when it was published
         self.received += 1
-        for handler in list(self._handlers.get(str(message.get("table")), ())):
-            try:
-                handler(message)
-            except Exception:
-                log.exception("fan-out handler failed for table %s", message.get("table"))
+        self._enqueue(notice["table_id"], notice)
+
+    def _enqueue(self, table_id: str, notice: Notice) -> None:
+        if table_id not in self.subscribers:
+            return
+        self._pending.setdefault(table_id, deque()).append(notice)
+        if table_id not in self._workers:
+            self._workers[table_id] = asyncio.create_task(self._drain(table_id))
+
+    async def _drain(self, table_id: str) -> None:
+        """Hand one table's notices to its subscribers, in order, one at a time."""
+        queue = self._pending[table_id]
+        try:
+            while queue:
+                notice = queue.popleft()
+                for callback in list(self.subscribers.get(table_id, ())):
+                    try:
+                        await callback(notice)
+                    except Exception:
+                        log.exception("fan-out subscriber failed on table %s", table_id)
+        finally:
+            del self._workers[table_id]
+            if not queue:
+                self._pending.pop(table_id, None)

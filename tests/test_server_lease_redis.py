@@ -1,0 +1,123 @@
+"""The cross-process table lease on a real Redis: one writer at a time, expiry after a crash."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+
+import pytest
+
+pytest.importorskip("redis")
+
+from redis.asyncio import Redis  # noqa: E402
+
+from gamenight.server.lease_redis import LeaseBusy, LeaseLost, RedisLease  # noqa: E402
+from services import redis_url  # noqa: E402,F401
+
+
+@pytest.fixture
+async def redis(redis_url: str) -> AsyncIterator[Redis]:  # noqa: F811
+    client = Redis.from_url(redis_url)
+    yield client
+    await client.aclose()
+
+
+def table() -> str:
+    return f"t-{uuid.uuid4().hex[:12]}"
+
+
+async def test_a_second_process_waits_for_the_holder_and_gets_a_higher_token(
+    redis: Redis,
+) -> None:
+    a, b = RedisLease(redis, "a", ttl=2), RedisLease(redis, "b", ttl=2)
+    t = table()
+    first = await a.acquire(t)
+    busy = await b.try_acquire(t)
+    assert isinstance(busy, float) and 0 < busy <= 2
+    waiter = asyncio.create_task(b.acquire(t, timeout=2))
+    await asyncio.sleep(0.05)
+    assert not waiter.done()
+    assert await a.release(first)
+    second = await waiter
+    assert second.token > first.token
+    assert await b.release(second)
+
+
+async def test_a_dead_holder_loses_the_lease_after_its_ttl(redis: Redis) -> None:
+    a, b = RedisLease(redis, "a", ttl=0.3), RedisLease(redis, "b", ttl=0.3)
+    t = table()
+    dead = await a.acquire(t)
+    assert dead._renewer is not None
+    dead._renewer.cancel()  # the process stops renewing, as after kill -9
+    with pytest.raises(LeaseBusy):
+        await b.acquire(t, timeout=0.05)
+    taken = await b.acquire(t, timeout=2)
+    assert taken.token > dead.token
+    with pytest.raises(LeaseLost):
+        a.check(dead)
+    # The old holder cannot give back (delete) what is now someone else's lease.
+    assert not await a.release(dead)
+    assert isinstance(await a.try_acquire(t), float)
+    b.check(taken)
+    assert await b.release(taken)
+
+
+async def test_a_live_holder_keeps_renewing_past_its_ttl(redis: Redis) -> None:
+    a, b = RedisLease(redis, "a", ttl=0.3), RedisLease(redis, "b", ttl=0.3)
+    t = table()
+    held = await a.acquire(t)
+    for _ in range(8):  # 0.8 s, well past the TTL
+        await asyncio.sleep(0.1)
+        assert isinstance(await b.try_acquire(t), float)
+    a.check(held)
+    assert await a.release(held)
+    got = await b.try_acquire(t)
+    assert not isinstance(got, float)
+    await b.release(got)
+
+
+async def test_a_taken_over_lease_is_noticed_by_its_renewer(redis: Redis) -> None:
+    a = RedisLease(redis, "a", ttl=0.3)
+    t = table()
+    held = await a.acquire(t)
+    await redis.set(f"gamenight:lease:{t}", "intruder:999", px=2000)
+    await asyncio.sleep(0.25)
+    assert held.lost
+    with pytest.raises(LeaseLost):
+        a.check(held)
+    assert not await a.release(held)
+    assert await redis.get(f"gamenight:lease:{t}") == b"intruder:999"
+
+
+async def test_hold_admits_one_writer_at_a_time_across_processes(redis: Redis) -> None:
+    leases = [RedisLease(redis, "a", ttl=2), RedisLease(redis, "b", ttl=2)]
+    t = table()
+    inside = 0
+    done: list[int] = []
+    tokens: list[int] = []
+
+    async def writer(i: int) -> None:
+        nonlocal inside
+        async with leases[i % 2].hold(t) as lease:
+            inside += 1
+            assert inside == 1
+            tokens.append(lease.token)
+            await asyncio.sleep(0.002)
+            done.append(i)
+            inside -= 1
+
+    await asyncio.gather(*(writer(i) for i in range(30)))
+    assert sorted(done) == list(range(30))
+    assert tokens == sorted(tokens) and len(set(tokens)) == 30
+    assert all(not lease._local for lease in leases)
+    assert await redis.get(f"gamenight:lease:{t}") is None
+
+
+async def test_a_failing_block_still_gives_the_lease_back(redis: Redis) -> None:
+    a = RedisLease(redis, "a", ttl=5)
+    t = table()
+    with pytest.raises(ZeroDivisionError):
+        async with a.hold(t):
+            1 / 0  # noqa: B018
+    assert await redis.get(f"gamenight:lease:{t}") is None
