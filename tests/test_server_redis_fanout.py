@@ -13,7 +13,7 @@ pytest.importorskip("redis")
 
 from redis.asyncio import Redis  # noqa: E402
 
-from gamenight.server.fanout_redis import RedisFanOut, table_channel  # noqa: E402
+from gamenight.server.redis_fanout import RedisFanOut, table_channel  # noqa: E402
 from services import redis_url  # noqa: E402,F401
 
 
