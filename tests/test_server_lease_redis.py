@@ -13,11 +13,10 @@ pytest.importorskip("redis")
 from redis.asyncio import Redis  # noqa: E402
 
 from gamenight.server.lease_redis import LeaseBusy, LeaseLost, RedisLease  # noqa: E402
-from services import redis_url  # noqa: E402,F401
 
 
 @pytest.fixture
-async def redis(redis_url: str) -> AsyncIterator[Redis]:  # noqa: F811
+async def redis(redis_url: str) -> AsyncIterator[Redis]:
     client = Redis.from_url(redis_url)
     yield client
     await client.aclose()

@@ -14,11 +14,10 @@ pytest.importorskip("redis")
 from redis.asyncio import Redis  # noqa: E402
 
 from gamenight.server.redis_fanout import RedisFanOut, table_channel  # noqa: E402
-from services import redis_url  # noqa: E402,F401
 
 
 @pytest.fixture
-async def redis(redis_url: str) -> AsyncIterator[Redis]:  # noqa: F811
+async def redis(redis_url: str) -> AsyncIterator[Redis]:
     client = Redis.from_url(redis_url)
     yield client
     await client.aclose()
@@ -72,8 +71,8 @@ async def test_a_notice_reaches_the_other_process_once_and_its_own_locally(redis
     await in_a.wait(2)
     await asyncio.sleep(0.1)
     assert in_b.notices == [
-        {"table_id": t, "move": 1, "kind": "moves"},
-        {"table_id": t, "move": 2, "kind": "seats"},
+        {"table_id": t, "move": 1, "kind": "moves", "origin": "a"},  # from elsewhere
+        {"table_id": t, "move": 2, "kind": "seats"},  # its own, as published
     ]
     assert [n["move"] for n in in_a.notices] == [1, 2]
     await a.close()
@@ -137,7 +136,7 @@ async def test_garbage_on_the_channel_does_not_stop_delivery(redis: Redis) -> No
     await redis.publish(table_channel(t), '{"move": 2}')
     await redis.publish(table_channel(t), f'{{"move": 3, "table_id": "{t}", "origin": "x"}}')
     await inbox.wait(1)
-    assert inbox.notices == [{"move": 3, "table_id": t}]
+    assert inbox.notices == [{"move": 3, "table_id": t, "origin": "x"}]
     await b.close()
 
 
@@ -161,7 +160,7 @@ async def test_a_dropped_subscriber_resubscribes_and_reports_the_gap(redis: Redi
     await b.close()
 
 
-async def test_a_url_makes_and_closes_its_own_client(redis_url: str) -> None:  # noqa: F811
+async def test_a_url_makes_and_closes_its_own_client(redis_url: str) -> None:
     f = RedisFanOut(redis_url)
     await f.start()
     inbox = Inbox()

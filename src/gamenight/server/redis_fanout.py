@@ -40,7 +40,13 @@ def table_channel(table_id: str) -> str:
 
 
 class RedisFanOut:
-    """Publish notices to Redis and deliver every process's notices to local subscribers."""
+    """Publish notices to Redis and deliver every process's notices to local subscribers.
+
+    Notices from other processes arrive with their ``origin``; our own reach local subscribers
+    as they were published, without one.
+    """
+
+    shared = True  # other processes change the same tables: the service catches up from storage
 
     def __init__(
         self,
@@ -178,7 +184,7 @@ class RedisFanOut:
         if not isinstance(notice, dict) or not isinstance(notice.get("table_id"), str):
             log.error("redis fan-out dropped a notice without a table: %.80r", data)
             return
-        if notice.pop("origin", None) == self.origin:
+        if notice.get("origin") == self.origin:
             return  # already delivered locally when it was published
         self.received += 1
         self._enqueue(notice["table_id"], notice)

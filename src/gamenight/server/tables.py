@@ -235,6 +235,8 @@ class TableService:
         self.closing = False
         self.in_flight = 0
         self._idle_task: asyncio.Task[None] | None = None
+        self._following: dict[str, Callable[[], None]] = {}
+        self.on_move: Callable[[Table, Accepted, float], None] | None = None
 
     # --- life cycle ------------------------------------------------------------------------
     async def restore(self) -> int:
@@ -245,7 +247,7 @@ class TableService:
             except GamenightError as e:  # a record the engine no longer accepts: keep the rest
                 log.error("table %s not restored: %s", row["id"], e)
                 continue
-            self.tables[table.id] = table
+            self._keep(table)
             if table.status == "playing":
                 self._schedule(table)
         self._idle_task = asyncio.create_task(self._expire_loop())
@@ -263,13 +265,7 @@ class TableService:
             self._idle_task.cancel()
 
     def _from_row(self, row: dict[str, Any], moves: list[tuple[int | None, Any]]) -> Table:
-        seats_data = list(row["seats"])
-        dealer = None
-        if seats_data and seats_data[-1].get("seat") == DEALER:
-            d = dict(seats_data.pop())
-            d.pop("seat")
-            dealer = Seat(**d)
-        seats = [Seat(**s) for s in seats_data]
+        seats, dealer = self._seats_from(row)
         record = {"game": row["game"], "options": row["options"], "moves": [], "seed": row["seed"]}
         state = gamenight.replay({**record, "moves": [{"seat": s, "action": a} for s, a in moves]})
         self._resume_dice(state, row["seed"])
@@ -292,6 +288,16 @@ class TableService:
         table.last_call_move = self._last_call(state)
         self._make_bots(table)
         return table
+
+    @staticmethod
+    def _seats_from(row: dict[str, Any]) -> tuple[list[Seat], Seat | None]:
+        seats_data = list(row["seats"])
+        dealer = None
+        if seats_data and seats_data[-1].get("seat") == DEALER:
+            d = dict(seats_data.pop())
+            d.pop("seat")
+            dealer = Seat(**d)
+        return [Seat(**s) for s in seats_data], dealer
 
     @staticmethod
     def _resume_dice(state: State, seed: int) -> None:
@@ -338,8 +344,27 @@ class TableService:
         if row is None:
             raise ServerError("table_not_found", f"there is no table {table_id!r}")
         table = self._from_row(row, await self.storage.load_moves(table_id))
-        self.tables[table_id] = table
+        if table_id in self.tables:  # loaded meanwhile by another task
+            return self.tables[table_id]
+        self._keep(table)
         return table
+
+    @property
+    def shared(self) -> bool:
+        """True when other processes may change our tables (the Redis fan-out)."""
+        return bool(getattr(self.fanout, "shared", False))
+
+    def _keep(self, table: Table) -> None:
+        """Hold a table; with other processes, follow their notices about it."""
+        self.tables[table.id] = table
+        if self.shared and table.id not in self._following:
+            self._following[table.id] = self.fanout.subscribe(table.id, self.absorb)
+
+    def _forget(self, table: Table) -> None:
+        self.tables.pop(table.id, None)
+        stop = self._following.pop(table.id, None)
+        if stop is not None:
+            stop()
 
     def open_tables(self) -> list[dict[str, Any]]:
         return [t.summary() for t in self.tables.values() if t.status == "waiting"]
@@ -401,7 +426,7 @@ class TableService:
                 new[1].name, new[1].token_hash = old[1].name, old[1].token_hash
         self._make_bots(table)
         await self.storage.create_table(self._row(table))
-        self.tables[table.id] = table
+        self._keep(table)
         return table, host
 
     @staticmethod
@@ -426,7 +451,8 @@ class TableService:
         """Seat a human by display name; returns the seat and its new token."""
         name = clean_name(name)
         table = await self.find(table_id)
-        async with table.lock:
+        async with table.lock, self.lease.hold(table.id):
+            await self._catch_up(table, row=True)
             if table.status in ("finished", "expired"):
                 raise ServerError("game_over", "this table is closed; ask for a rematch")
             if seat is None:
@@ -447,7 +473,8 @@ class TableService:
 
     async def leave(self, table_id: str, token: str | None) -> Table:
         table = await self.find(table_id)
-        async with table.lock:
+        async with table.lock, self.lease.hold(table.id):
+            await self._catch_up(table, row=True)
             key = table.seat_of(token)
             s = table.seat(key)
             s.name, s.token_hash = None, None
@@ -458,6 +485,7 @@ class TableService:
     async def start(self, table_id: str, token: str | None) -> Table:
         table = await self.find(table_id)
         async with table.lock, self.lease.hold(table.id):
+            await self._catch_up(table, row=True)
             if table.status != "waiting":
                 raise ServerError("wrong_status", f"the table is {table.status}, not waiting")
             full = all(s.kind == "bot" or s.token_hash for _, s in table.all_seats())
@@ -504,8 +532,20 @@ class TableService:
     async def act(self, table_id: str, token: str | None, move: int, action: Any) -> Accepted:
         """A human's action, over HTTP or WebSocket."""
         table = await self.find(table_id)
-        seat = table.seat_of(token)
+        seat = await self.seat_for(table, token)
         return await self.play(table, seat, move, action)
+
+    async def seat_for(self, table: Table, token: str | None) -> SeatKey:
+        """``table.seat_of``, re-reading the seats once if another process may have just
+        seated this token."""
+        try:
+            return table.seat_of(token)
+        except ServerError as e:
+            if e.code != "bad_token" or not self.shared or not token:
+                raise
+        async with table.lock:
+            await self._catch_up(table, row=True)
+        return table.seat_of(token)
 
     async def play(
         self, table: Table, seat: SeatKey, move: int, action: Any, timer: bool = False
@@ -513,15 +553,18 @@ class TableService:
         if self.closing:
             raise ServerError("server_error", "the server is shutting down; reconnect shortly")
         self.in_flight += 1
+        started = time.perf_counter()
         try:
             async with table.lock, self.lease.hold(table.id):
-                await self.catch_up(table)
+                await self._catch_up(table)
                 accepted = await self._apply(table, seat, move, action)
         finally:
             self.in_flight -= 1
         if timer:
             await self._notify(table, "timer", seat=seat, action=action)
         await self._notify(table, "moves")
+        if self.on_move is not None:
+            self.on_move(table, accepted, time.perf_counter() - started)
         return accepted
 
     async def _apply(self, table: Table, seat: SeatKey, move: int, action: Any) -> Accepted:
@@ -600,9 +643,26 @@ class TableService:
         table.state, table.status = fresh.state, fresh.status
         table.last_call_move = fresh.last_call_move
 
-    async def catch_up(self, table: Table) -> None:
-        """Apply moves another process stored after ours (a no-op with one process)."""
-        if not getattr(self.fanout, "shared", False):
+    async def catch_up(self, table: Table, upto: int | None = None) -> None:
+        """Apply moves another process stored after ours (a no-op with one process, or when
+        we already have move ``upto``)."""
+        if not self.shared or (upto is not None and table.move >= upto):
+            return
+        async with table.lock:
+            await self._catch_up(table)
+
+    async def absorb(self, notice: Notice) -> None:
+        """Another process changed one of our tables: catch up once, before its connections
+        hear of it (the fan-out calls this first). Our own notices carry no origin."""
+        table = self.tables.get(str(notice.get("table_id")))
+        if table is None or "origin" not in notice:
+            return
+        async with table.lock:
+            await self._catch_up(table, row=notice.get("kind") != "moves")
+
+    async def _catch_up(self, table: Table, row: bool = False) -> None:
+        """Under the table's lock: stored moves we lack, and (``row``) its seats and status."""
+        if not self.shared:
             return
         newer = await self.storage.load_moves(table.id, since=table.move)
         for s, a in newer:
@@ -610,9 +670,13 @@ class TableService:
         if newer:
             self._resume_dice(table.state, table.seed)
             table.last_call_move = self._last_call(table.state)
-            row = await self.storage.load_table(table.id)
-            if row:
-                table.status = row["status"]
+        if newer or row:
+            fresh = await self.storage.load_table(table.id)
+            if fresh:
+                table.status = fresh["status"]
+                table.seats, table.dealer = self._seats_from(fresh)
+                table.host_hash = fresh["host_hash"]
+                table.rematch = fresh.get("rematch")
 
     def _note_race(self, table: Table, move: int, seat: SeatKey, kind: str, result: str) -> None:
         if table.race is None or table.race["move"] != move:
@@ -785,7 +849,7 @@ class TableService:
                 table.status = "expired"
                 await self.storage.update_table(table.id, status="expired")
             self._cancel_tasks(table)
-            del self.tables[table.id]
+            self._forget(table)
             gone.append(table.id)
         return gone
 
