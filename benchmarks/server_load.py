@@ -150,6 +150,11 @@ def backend(name: str, workdir: Path) -> Iterator[list[Server]]:
             for url in urls:
                 servers.append(start_server(workdir, url, redis_url))
             yield servers
+        except BaseException:
+            for s in servers:  # say why before the logs go with the temporary directory
+                print(f"--- {s.log.name} (last lines)\n{s.log.read_text()[-3000:]}",
+                      file=sys.stderr)
+            raise
         finally:
             for s in servers:
                 stop_server(s)
@@ -340,8 +345,21 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
+def profile(server: Server, out: Path, mode: str, seconds: float) -> subprocess.Popen[bytes]:
+    """Sample the server with py-spy over the measured window (collapsed stacks, one a line)."""
+    exe = shutil.which("py-spy")
+    if exe is None:
+        raise SystemExit("--profile needs py-spy (pip install py-spy)")
+    target = out / f"server-{server.port}-{mode}.txt"
+    return subprocess.Popen(
+        [exe, "record", "--pid", str(server.proc.pid), "--duration", str(int(seconds)),
+         "--format", "raw", "--rate", "200", "--output", str(target), "--nonblocking"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+
+
 async def one_run(servers: list[Server], seats: int, seconds: float, mode: str,
-                  game: str) -> dict[str, Any]:
+                  game: str, profile_dir: Path | None = None) -> dict[str, Any]:
     """Seat everyone, play for `seconds`, and return the figures."""
     procs = [s.ps() for s in servers]
     n_tables = max(1, seats // SEATS_PER_TABLE)
@@ -365,9 +383,12 @@ async def one_run(servers: list[Server], seats: int, seconds: float, mode: str,
     await asyncio.sleep(min(3.0, seconds / 4))  # warm-up: first states, first moves
     cpu0, w0 = cpu_seconds(procs), time.perf_counter()
     drv0 = resource.getrusage(resource.RUSAGE_SELF)
+    profilers = [profile(s, profile_dir, mode, seconds) for s in servers] if profile_dir else []
     run.measuring = True
     await asyncio.sleep(seconds)
     run.measuring = False
+    for p in profilers:
+        p.wait(30)
     wall = time.perf_counter() - w0
     cpu1, drv1 = cpu_seconds(procs), resource.getrusage(resource.RUSAGE_SELF)
     held = sum(1 for s in all_seats if s.conn is not None and s.conn.state.name == "OPEN")
@@ -443,7 +464,8 @@ async def main_async(args: argparse.Namespace) -> None:
         for mode in modes:
             with tempfile.TemporaryDirectory(prefix="gamenight-bench-") as tmp, \
                     backend(name, Path(tmp)) as servers:
-                r = await one_run(servers, args.seats, args.seconds, mode, args.game)
+                r = await one_run(servers, args.seats, args.seconds, mode, args.game,
+                                  args.profile)
                 report(name, r)
 
 
@@ -462,6 +484,8 @@ def main() -> None:
     parser.add_argument("--backend", choices=["sqlite", "postgres", "redis", "all"],
                         default="all")
     parser.add_argument("--game", default="gambler", help="a turn-based game id")
+    parser.add_argument("--profile", type=Path, default=None,
+                        help="a directory for py-spy samples of each server process")
     args = parser.parse_args()
     if not SEATS_PER_TABLE <= args.seats <= MAX_SEATS:
         parser.error(f"--seats must be from {SEATS_PER_TABLE} to {MAX_SEATS}")
