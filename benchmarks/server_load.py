@@ -37,6 +37,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -149,7 +150,8 @@ def backend(name: str, workdir: Path) -> Iterator[list[Server]]:
             pg = stack.enter_context(postgres_server())
             if isinstance(pg, str):
                 raise SystemExit(pg)
-            database = pg.database()
+            # database() runs its own event loop: give it a thread of its own.
+            database = ThreadPoolExecutor(1).submit(pg.database).result()
             redis_url = stack.enter_context(redis_server()) if name == "redis" else None
             if redis_url and redis_url.startswith("skip:"):
                 raise SystemExit(redis_url[5:])
