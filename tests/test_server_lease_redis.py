@@ -120,3 +120,23 @@ async def test_a_failing_block_still_gives_the_lease_back(redis: Redis) -> None:
         async with a.hold(t):
             1 / 0  # noqa: B018
     assert await redis.get(f"gamenight:lease:{t}") is None
+
+
+async def test_a_lease_knows_when_nobody_else_wrote_since_our_last(redis: Redis) -> None:
+    a, b = RedisLease(redis, "a", ttl=2), RedisLease(redis, "b", ttl=2)
+    t = table()
+    async with a.hold(t) as first:
+        assert not first.unchanged  # we never held it: we cannot know
+    async with a.hold(t) as again:
+        assert again.unchanged
+    async with b.hold(t) as other:
+        assert not other.unchanged
+    async with a.hold(t) as after:
+        assert not after.unchanged  # b wrote in between: catch up from storage
+    dead = await a.acquire(t)
+    assert dead._renewer is not None
+    dead._renewer.cancel()
+    await redis.delete(f"gamenight:lease:{t}")  # as if it expired
+    assert not await a.release(dead)
+    async with a.hold(t) as later:
+        assert not later.unchanged  # our last one ended badly

@@ -92,6 +92,9 @@ class HeldLease:
     token: int
     expires_at: float
     lost: bool = False
+    unchanged: bool = False
+    """True when our own lease was the table's previous one (token - 1), given back in good
+    order: no other process wrote since, so our copy of the table needs no catching up."""
     _renewer: asyncio.Task[None] | None = field(default=None, repr=False)
 
     @property
@@ -120,6 +123,7 @@ class RedisLease:
         self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
         self._local: dict[str, _LocalQueue] = {}
+        self._last: dict[str, int] = {}  # per table, the token of our last lease given back
 
     def _ttl_ms(self) -> int:
         return max(1, int(self.ttl * 1000))
@@ -133,7 +137,9 @@ class RedisLease:
         )
         if got < 0:
             return -got / 1000
-        return HeldLease(table_id, self.owner, got, time.monotonic() + self.ttl)
+        lease = HeldLease(table_id, self.owner, got, time.monotonic() + self.ttl)
+        lease.unchanged = self._last.get(table_id) == got - 1
+        return lease
 
     async def acquire(self, table_id: str, timeout: float | None = None) -> HeldLease:
         """Wait (short jittered polls) until the lease is ours, then keep it renewed."""
@@ -185,6 +191,10 @@ class RedisLease:
                 await lease._renewer
         ok = bool(int(await self._release(keys=[lease_key(lease.table_id)], args=[lease.value])))
         lease.lost = lease.lost or not ok
+        if ok and not lease.lost:
+            self._last[lease.table_id] = lease.token
+        else:
+            self._last.pop(lease.table_id, None)
         return ok
 
     @contextlib.asynccontextmanager

@@ -555,8 +555,9 @@ class TableService:
         self.in_flight += 1
         started = time.perf_counter()
         try:
-            async with table.lock, self.lease.hold(table.id):
-                await self._catch_up(table)
+            async with table.lock, self.lease.hold(table.id) as held:
+                if not getattr(held, "unchanged", False):  # no other writer since our last
+                    await self._catch_up(table)
                 accepted = await self._apply(table, seat, move, action)
         finally:
             self.in_flight -= 1
@@ -670,7 +671,7 @@ class TableService:
         if newer:
             self._resume_dice(table.state, table.seed)
             table.last_call_move = self._last_call(table.state)
-        if newer or row:
+        if row or (newer and table.state.is_terminal()):  # moves alone only end a game
             fresh = await self.storage.load_table(table.id)
             if fresh:
                 table.status = fresh["status"]
