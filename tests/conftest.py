@@ -29,6 +29,12 @@ def postgres() -> Iterator[Postgres]:
         yield pg
 
 
+@pytest.fixture
+def pg_database(postgres: Postgres) -> str:
+    """A fresh, empty PostgreSQL database URL for one test."""
+    return postgres.database()
+
+
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
     """A Redis URL (CI's, or a throw-away redis-server on a free port)."""

@@ -124,7 +124,11 @@ class Client:
 
     @classmethod
     async def open(
-        cls, server: ServerProcess, table_id: str, token: str | None, role: str = "player",
+        cls,
+        server: ServerProcess,
+        table_id: str,
+        token: str | None,
+        role: str = "player",
         origin: str | None = None,
     ) -> Client:
         headers = {"Origin": origin} if origin else None
@@ -187,13 +191,14 @@ class Postgres:
     """A server URL; ``database()`` makes a fresh empty database on it."""
 
     def __init__(self, url: str) -> None:
-        self.url = url
+        scheme, sep, rest = url.partition("://")
+        self.url = "postgresql://" + rest if scheme.startswith("postgres") else url
 
     def database(self) -> str:
         import asyncpg  # type: ignore[import-untyped]
 
         name = "gn_" + uuid.uuid4().hex[:12]
-        base = self.url.replace("postgresql+asyncpg://", "postgresql://")
+        base = self.url
 
         async def create() -> None:
             conn = await asyncpg.connect(base)
@@ -231,8 +236,18 @@ def postgres_server() -> Iterator[Postgres | str]:
         )
         opts = f"-p {port} -k {root} -h 127.0.0.1 -F"
         subprocess.run(
-            [*run_as, str(PG_BIN / "pg_ctl"), "-D", str(data), "-o", opts, "-w", "-l",
-             str(root / "log"), "start"],
+            [
+                *run_as,
+                str(PG_BIN / "pg_ctl"),
+                "-D",
+                str(data),
+                "-o",
+                opts,
+                "-w",
+                "-l",
+                str(root / "log"),
+                "start",
+            ],
             check=True,
             capture_output=True,
         )

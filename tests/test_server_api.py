@@ -14,7 +14,12 @@ HUMANS2 = [{"kind": "human"}, {"kind": "human"}]
 def test_games_lists_every_game_with_options_and_bots(server: ServerProcess) -> None:
     games = {g["id"]: g for g in server.get("/api/games").json()}
     assert set(games) == {
-        "gambler", "shake", "slap-the-elephant", "snake-eyes", "snake-eyes-casino", "snap"
+        "gambler",
+        "shake",
+        "slap-the-elephant",
+        "snake-eyes",
+        "snake-eyes-casino",
+        "snap",
     }
     snake = {o["name"]: o for o in games["snake-eyes"]["options"]}
     assert snake["starting_chips"]["default"] == 50 and snake["starting_chips"]["minimum"] == 2
@@ -106,8 +111,7 @@ def test_bots_finish_a_game_and_a_rematch_keeps_seats_and_tokens(server: ServerP
     import time
 
     seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
-    made = server.table("shake", seats, options={"rounds": 1}, bot_pace="instant",
-                        turn_seconds=3)
+    made = server.table("shake", seats, options={"rounds": 1}, bot_pace="instant", turn_seconds=3)
     tid, host = made["table_id"], made["host_token"]
     a = server.join(tid, "Ann")
     assert server.post(f"/api/tables/{tid}/start", None, host).status_code == 200
@@ -115,8 +119,11 @@ def test_bots_finish_a_game_and_a_rematch_keeps_seats_and_tokens(server: ServerP
     while server.get(f"/api/tables/{tid}").json()["status"] != "finished":
         view = server.get(f"/api/tables/{tid}/view", a).json()
         if view["legal_actions"]:
-            server.post(f"/api/tables/{tid}/actions",
-                        {"move": view["move"], "action": view["legal_actions"][0]}, a)
+            server.post(
+                f"/api/tables/{tid}/actions",
+                {"move": view["move"], "action": view["legal_actions"][0]},
+                a,
+            )
         assert time.monotonic() < deadline
         time.sleep(0.02)
     record = server.get(f"/api/tables/{tid}/record", a).json()
@@ -133,3 +140,61 @@ def test_bots_finish_a_game_and_a_rematch_keeps_seats_and_tokens(server: ServerP
     assert summary["rematch_of"] == tid and summary["seats"][0]["name"] == "Ann"
     assert server.post(f"/api/tables/{new}/start", None, a).status_code == 200
     assert server.get(f"/api/tables/{new}/view", a).json()["seat"] == 0
+
+
+async def test_bots_with_levels_play_snap_and_strategies_bet_the_casino(
+    server: ServerProcess,
+) -> None:
+    import asyncio
+
+    from gamenight.bots.casino_bot import STRATEGIES
+    from services import Client
+
+    snap = server.table(
+        "snap",
+        [{"kind": "bot", "level": "expert"}, {"kind": "bot", "level": "easy"}],
+        options={"max_flips": 80},
+        bot_pace="instant",
+    )
+    casino = server.table(
+        "snake-eyes-casino",
+        [{"kind": "bot", "strategy": "hardways"}, {"kind": "bot", "strategy": "field"}],
+        options={"max_rolls": 5},
+        bot_pace="instant",
+    )
+    watchers = []
+    for made in (snap, casino):
+        watchers.append(await Client.open(server, made["table_id"], None))
+        assert (
+            server.post(
+                f"/api/tables/{made['table_id']}/start", None, made["host_token"]
+            ).status_code
+            == 200
+        )
+    for w in watchers:
+        await w.expect("finished", timeout=60)
+    snap_states = [f for f in watchers[0].frames if f["type"] == "state"]
+    assert any(f["race"] for f in snap_states), "the bots never called"
+    record = server.get(f"/api/tables/{casino['table_id']}/record").json()
+    for seat, strategy in ((0, "hardways"), (1, "field")):
+        areas = {
+            m["action"]["area"]
+            for m in record["moves"]
+            if m["seat"] == seat and m["action"]["type"] == "wager"
+        }
+        assert areas and areas <= set(STRATEGIES[strategy])
+    # at a human pace bots take their time but play on
+    paced = server.table("shake", [{"kind": "bot"}, {"kind": "bot"}], options={"rounds": 1})
+    assert (
+        server.post(f"/api/tables/{paced['table_id']}/start", None, paced["host_token"]).status_code
+        == 200
+    )
+    start = server.get(f"/api/tables/{paced['table_id']}").json()["move"]
+    for _ in range(100):
+        await asyncio.sleep(0.1)
+        if server.get(f"/api/tables/{paced['table_id']}").json()["move"] > start:
+            break
+    else:
+        raise AssertionError("human-pace bots never moved")
+    for w in watchers:
+        await w.close()
