@@ -149,3 +149,36 @@ async def test_the_same_move_sent_to_both_processes_is_applied_once(
         assert sum(1 for r in rows[move:] if r[1] is not None) == 1
         await here.close()
         await there.close()
+
+
+async def test_a_bot_due_in_a_killed_process_is_played_by_the_other(
+    pair: list[ServerProcess],
+) -> None:
+    a, b = pair
+    made = a.table("shake", [{"kind": "human"}, {"kind": "bot"}], bot_pace="human")
+    tid = made["table_id"]
+    token = a.join(tid, "Ann", 0)
+    assert a.post(f"/api/tables/{tid}/start", None, token).status_code == 200
+    watcher = await Client.open(b, tid, None)
+    human = await Client.open(a, tid, token)
+    assert human.latest is not None
+    # The human plays on A until the bot is due: A plans the bot's move, B keeps a standby.
+    while True:
+        state = human.latest
+        assert state is not None and state["status"] == "playing"
+        if state["actors"] == [1]:
+            break
+        if state["actors"] == [0]:
+            reply = await human.act(state["legal_actions"][0])
+            assert reply["type"] == "state", reply
+        else:
+            await human.expect("state")
+    due_at = human.latest["move"]
+    await until_move(watcher, due_at)
+    a.kill9()  # before its bot (0.6-1.5 s away) could move
+    moved = await until_move(watcher, due_at + 1, timeout=20)
+    assert moved["move"] > due_at  # B's standby played the bot's turn
+    rows = await stored_moves(postgres_url_of(b), tid)
+    assert [r[0] for r in rows] == list(range(len(rows)))
+    assert any(seat == 1 for idx, seat, _ in rows if idx >= due_at)
+    await watcher.close()

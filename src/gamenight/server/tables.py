@@ -43,6 +43,7 @@ DEALER = "dealer"
 REALTIME_GAMES = ("snap", "slap-the-elephant")
 TIMEOUT_PREFERENCE = ("stop", "take", "done", "decline", "end_turn", "give_up", "flip", "roll")
 EVENTS_ON_JOIN = 50
+STANDBY_SECONDS = 3.0  # how much later another process's bots and timers step in
 
 
 def new_token() -> str:
@@ -347,6 +348,8 @@ class TableService:
         if table_id in self.tables:  # loaded meanwhile by another task
             return self.tables[table_id]
         self._keep(table)
+        if self.shared and table.status == "playing":  # a standby for its bots and timers
+            self._schedule(table, standby=STANDBY_SECONDS)
         return table
 
     @property
@@ -665,6 +668,10 @@ class TableService:
             return
         async with table.lock:
             await self._catch_up(table, row=notice.get("kind") != "moves")
+        if notice.get("kind") in ("moves", "status"):
+            # Bots and timers run where the last move was made; we keep a later standby copy,
+            # cancelled by the next notice, so a table still moves on if that process died.
+            self._schedule(table, standby=STANDBY_SECONDS)
 
     async def _catch_up(self, table: Table, row: bool = False) -> None:
         """Under the table's lock: stored moves we lack, and (``row``) its seats and status."""
@@ -749,8 +756,9 @@ class TableService:
             task.cancel()
         table.tasks.clear()
 
-    def _schedule(self, table: Table) -> None:
-        """After a change: bots decide what to do, and the seat to act gets its timer."""
+    def _schedule(self, table: Table, standby: float = 0.0) -> None:
+        """After a change: bots decide what to do, and the seat to act gets its timer
+        (``standby`` seconds later in a process that did not make the last move)."""
         if self.closing:
             return
         st = table.state
@@ -776,7 +784,7 @@ class TableService:
                 action, delay, at = planned
                 table.tasks[seat] = (
                     n,
-                    asyncio.create_task(self._bot_move(table, seat, at, action, delay)),
+                    asyncio.create_task(self._bot_move(table, seat, at, action, delay + standby)),
                 )
         # the timer runs for the first seat to act until that seat acts (its key holds the seat)
         due = actors[0] if table.turn_seconds and actors and actors[0] not in table.bots else None
@@ -789,7 +797,7 @@ class TableService:
             table.deadline = None
         elif current is None and table.turn_seconds:
             table.deadline = self.clock() + table.turn_seconds
-            timer = self._timeout(table, due, table.turn_seconds)
+            timer = self._timeout(table, due, table.turn_seconds + standby)
             table.tasks["timer"] = (due, asyncio.create_task(timer))
 
     def _bot_plan(
