@@ -140,3 +140,32 @@ async def test_a_lease_knows_when_nobody_else_wrote_since_our_last(redis: Redis)
     assert not await a.release(dead)
     async with a.hold(t) as later:
         assert not later.unchanged  # our last one ended badly
+
+
+async def test_an_unreachable_redis_refuses_the_write_with_a_typed_error() -> None:
+    from gamenight.server.protocol import ServerError
+    from services import free_port
+
+    client = Redis.from_url(f"redis://127.0.0.1:{free_port()}/0", socket_connect_timeout=0.5)
+    lease = RedisLease(client, "a", ttl=1)
+    ran = False
+    with pytest.raises(ServerError) as refused:
+        async with lease.hold(table()):
+            ran = True
+    assert not ran
+    assert refused.value.code == "server_error" and "Redis" in refused.value.message
+    assert lease._local == {}
+    await client.aclose()
+
+
+async def test_a_lease_held_too_long_elsewhere_is_a_typed_busy_error(redis: Redis) -> None:
+    from gamenight.server.protocol import ServerError
+
+    a, b = RedisLease(redis, "a", ttl=5), RedisLease(redis, "b", ttl=5, wait=0.2)
+    t = table()
+    held = await a.acquire(t)
+    with pytest.raises(LeaseBusy) as busy:
+        async with b.hold(t):
+            pass
+    assert isinstance(busy.value, ServerError) and "busy" in busy.value.message
+    await a.release(held)

@@ -20,8 +20,10 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
 from ..engine.errors import GamenightError
+from .protocol import ServerError
 
 log = logging.getLogger(__name__)
 
@@ -55,12 +57,14 @@ return 0
 """
 
 
-class LeaseBusy(GamenightError):
+class LeaseBusy(ServerError):
     """Another process held the table's lease for longer than we were willing to wait."""
 
     def __init__(self, table_id: str, waited: float) -> None:
         super().__init__(
-            f"table {table_id} is busy in another server process (waited {waited:.1f} s)"
+            "server_error",
+            f"table {table_id} is busy in another server process (waited {waited:.1f} s); "
+            "nothing changed, try again",
         )
         self.table_id = table_id
 
@@ -206,11 +210,20 @@ class RedisLease:
         entry.users += 1
         try:
             async with entry.lock:
-                lease = await self.acquire(table_id)
+                try:
+                    lease = await self.acquire(table_id)
+                except RedisError as e:
+                    raise ServerError(
+                        "server_error",
+                        f"the table lease store (Redis) failed: {e}; nothing changed",
+                    ) from None
                 try:
                     yield lease
                 finally:
-                    await self.release(lease)
+                    try:
+                        await self.release(lease)
+                    except RedisError as e:  # the work is done; the lease simply expires
+                        log.warning("could not give back the lease on %s: %s", table_id, e)
         finally:
             entry.users -= 1
             if entry.users == 0:
