@@ -468,6 +468,7 @@ async def one_run(
         "driver_ms_per_move": driver_cpu / moves * 1000 if moves else float("nan"),
         "errors": dict(run.errors),
         "games": sum(t.games for t in tables),
+        "load": os.getloadavg()[0],
     }
 
 
@@ -503,6 +504,11 @@ def report(backend_name: str, r: dict[str, Any]) -> None:
         f"  memory per idle table {r['idle_table_kb']:8.1f} KB   target < 50 KB: "
         f"{verdict(mem_ok)}   (per connection {r['conn_kb']:.1f} KB)"
     )
+    if r["cpu_ms_per_move"] == r["cpu_ms_per_move"]:  # not NaN
+        print(
+            f"  one whole core would carry {1000 / r['cpu_ms_per_move']:,.0f} moves/s at this CPU "
+            f"cost (machine load average {r['load']:.1f} on {os.cpu_count()} cores)"
+        )
     print(
         f"  driver CPU            {r['driver_cpu_pct']:8.0f}% of a core "
         f"({r['driver_ms_per_move']:.3f} ms per move)"
