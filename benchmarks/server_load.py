@@ -139,7 +139,7 @@ def stop_server(server: Server) -> None:
 
 
 @contextlib.contextmanager
-def backend(name: str, workdir: Path) -> Iterator[list[Server]]:
+def backend(name: str, workdir: Path, keep_logs: Path | None = None) -> Iterator[list[Server]]:
     """The server processes of one backend: sqlite (one), postgres (one), redis (two on PG)."""
     servers: list[Server] = []
     with contextlib.ExitStack() as stack:
@@ -169,6 +169,8 @@ def backend(name: str, workdir: Path) -> Iterator[list[Server]]:
         finally:
             for s in servers:
                 stop_server(s)
+                if keep_logs is not None:
+                    shutil.copy(s.log, keep_logs / f"{name}-{s.log.name}")
 
 
 # ------------------------------------------------------------------ tables and seats
@@ -530,7 +532,7 @@ async def main_async(args: argparse.Namespace) -> None:
         for mode in modes:
             with (
                 tempfile.TemporaryDirectory(prefix="gamenight-bench-") as tmp,
-                backend(name, Path(tmp)) as servers,
+                backend(name, Path(tmp), args.profile) as servers,
             ):
                 r = await one_run(servers, args.seats, args.seconds, mode, args.game, args.profile)
                 report(name, r)
@@ -554,7 +556,7 @@ def main() -> None:
         "--profile",
         type=Path,
         default=None,
-        help="a directory for py-spy samples of each server process",
+        help="a directory for py-spy samples and the logs of each server process",
     )
     args = parser.parse_args()
     if not SEATS_PER_TABLE <= args.seats <= MAX_SEATS:
