@@ -303,8 +303,8 @@ class TableService:
     @staticmethod
     def _resume_dice(state: State, seed: int) -> None:
         """After a replay, draw on from where the stored moves end, not from the seed's start."""
-        if getattr(state, "dice_resumed", False):
-            return
+        if type(state.rng) is not random.Random:  # an engine chance stream keyed by draw index
+            return  # resumes by itself
         state.rng = random.Random(f"{seed}:{len(state.moves)}")
 
     @staticmethod
