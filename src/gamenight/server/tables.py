@@ -666,8 +666,11 @@ class TableService:
         table = self.tables.get(str(notice.get("table_id")))
         if table is None or "origin" not in notice:
             return
+        moves_only = notice.get("kind") == "moves"
         async with table.lock:
-            await self._catch_up(table, row=notice.get("kind") != "moves")
+            move = notice.get("move")
+            if not (moves_only and isinstance(move, int) and table.move >= move):  # not yet had
+                await self._catch_up(table, row=not moves_only)
         if notice.get("kind") in ("moves", "status"):
             # Bots and timers run where the last move was made; we keep a later standby copy,
             # cancelled by the next notice, so a table still moves on if that process died.
