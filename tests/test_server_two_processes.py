@@ -54,6 +54,14 @@ async def until_move(client: Client, move: int, timeout: float = 10) -> dict[str
     return await asyncio.wait_for(wait(), timeout)
 
 
+async def until_status(client: Client, status: str, timeout: float = 10) -> None:
+    async def wait() -> None:
+        while client.latest is None or client.latest["status"] != status:
+            await client.expect("state")
+
+    await asyncio.wait_for(wait(), timeout)
+
+
 async def test_kill_9_one_process_mid_game_and_finish_on_the_other(
     pair: list[ServerProcess],
 ) -> None:
@@ -65,6 +73,8 @@ async def test_kill_9_one_process_mid_game_and_finish_on_the_other(
     assert b.post(f"/api/tables/{tid}/start", None, tokens[0]).status_code == 200
     clients = [await Client.open(a, tid, tokens[0]), await Client.open(b, tid, tokens[1])]
     watcher = await Client.open(b, tid, None)  # a spectator on the other process
+    for c in (*clients, watcher):  # the start made on B reaches A within moments
+        await until_status(c, "playing")
     rng = random.Random(12)
     accepted: list[tuple[int, dict[str, Any]]] = []  # (seat, action) of every accepted move
 
@@ -134,6 +144,7 @@ async def test_the_same_move_sent_to_both_processes_is_applied_once(
         there = await Client.open(b, tid, tokens[seat])
         assert here.latest is not None and there.latest is not None
         move = here.latest["move"]
+        await until_move(there, move)  # B follows A's last move within moments
         assert there.latest["move"] == move
         action = here.latest["legal_actions"][0]
         frame = {"type": "action", "move": move, "action": action}

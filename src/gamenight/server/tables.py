@@ -686,7 +686,8 @@ class TableService:
         if newer:
             self._resume_dice(table.state, table.seed)
             table.last_call_move = self._last_call(table.state)
-        if row or (newer and table.state.is_terminal()):  # moves alone only end a game
+        # moves alone change the row only when they start or end the game
+        if row or (newer and (table.status != "playing" or table.state.is_terminal())):
             fresh = await self.storage.load_table(table.id)
             if fresh:
                 table.status = fresh["status"]
