@@ -168,3 +168,40 @@ async def test_a_url_makes_and_closes_its_own_client(redis_url: str) -> None:
     await f.publish("x", {"move": 1})
     assert inbox.notices == [{"move": 1}]
     await f.close()
+
+
+async def test_hundreds_of_tables_at_once_wait_for_a_connection_instead_of_failing(
+    redis_url: str,
+) -> None:
+    from gamenight.server.lease_redis import RedisLease
+
+    f = RedisFanOut(redis_url)
+    await f.start()
+    lease = RedisLease(f.redis, f.origin, ttl=5)
+    tables = [table() for _ in range(300)]
+    inboxes = {t: Inbox() for t in tables}
+    for t in tables:
+        f.subscribe(t, inboxes[t])
+    await f.settled()
+
+    async def write(t: str) -> None:
+        async with lease.hold(t):
+            await asyncio.sleep(0.01)
+            await f.publish(t, {"move": 1})
+
+    await asyncio.gather(*(write(t) for t in tables))  # 300 at once, over a pool of 64
+    assert all(inboxes[t].notices == [{"move": 1}] for t in tables)
+    assert f.published == 300
+    await f.close()
+
+
+async def test_a_notice_redis_refuses_still_reaches_local_subscribers() -> None:
+    from services import free_port
+
+    f = RedisFanOut(f"redis://127.0.0.1:{free_port()}/0")  # nothing listens there
+    inbox = Inbox()
+    f.subscribe("t", inbox)
+    await f.publish("t", {"move": 5})
+    assert inbox.notices == [{"move": 5}]
+    assert f.published == 0
+    await f.close()

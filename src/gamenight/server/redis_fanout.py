@@ -21,9 +21,10 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.client import PubSub
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .lease_redis import KEY_PREFIX
@@ -54,8 +55,15 @@ class RedisFanOut:
         origin: str | None = None,
         on_gap: Callable[[], None] | None = None,
     ) -> None:
-        self.redis = Redis.from_url(redis) if isinstance(redis, str) else redis
-        self._owns_client = isinstance(redis, str)
+        # Hundreds of tables may publish or take leases at once: wait for a pooled connection
+        # rather than fail with "Too many connections".
+        if isinstance(redis, str):
+            pool = BlockingConnectionPool.from_url(redis, max_connections=64, timeout=10)
+            redis = Redis(connection_pool=pool)
+            self._owns_client = True
+        else:
+            self._owns_client = False
+        self.redis = redis
         self.origin = origin or uuid.uuid4().hex[:12]
         self.on_gap = on_gap
         self.subscribers: dict[str, list[Callback]] = {}
@@ -98,12 +106,18 @@ class RedisFanOut:
             await self.redis.aclose()
 
     async def publish(self, table_id: str, notice: Notice) -> None:
-        """Tell local subscribers now and every other process through Redis."""
+        """Tell local subscribers now and every other process through Redis.
+
+        A notice Redis could not take is only logged: the move is already stored, and the other
+        processes catch up at the table's next notice (or a client's ``sync``)."""
         wire = json.dumps(
             {**notice, "table_id": table_id, "origin": self.origin}, separators=(",", ":")
         )
-        await self.redis.publish(table_channel(table_id), wire)
-        self.published += 1
+        try:
+            await self.redis.publish(table_channel(table_id), wire)
+            self.published += 1
+        except RedisError as e:
+            log.warning("could not publish a notice of table %s: %s", table_id, e)
         for callback in list(self.subscribers.get(table_id, ())):
             await callback(notice)
 
