@@ -127,10 +127,9 @@ def test_bots_finish_a_game_and_a_rematch_keeps_seats_and_tokens(server: ServerP
         assert time.monotonic() < deadline
         time.sleep(0.02)
     record = server.get(f"/api/tables/{tid}/record", a).json()
-    assert "seed" not in record and record["moves"]
-    assert all(set(m["action"]) == {"type"} for m in record["moves"] if m["seat"] is None) or (
-        "moves" in record
-    )
+    assert "seed" not in record and record["public"] is True and record["viewer"] == 0
+    assert len(record["moves"]) == server.get(f"/api/tables/{tid}").json()["move"]
+    assert server.get(f"/api/tables/{tid}/record").json()["viewer"] is None  # a spectator
     r = server.post(f"/api/tables/{tid}/rematch", None, a)
     assert r.status_code == 200
     new = r.json()["table_id"]

@@ -511,6 +511,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 metrics.refused.labels(e.code).inc()
                 async with conn.send_lock:
                     await conn.send({**e.frame(), "ref": ref})
+            except (WebSocketDisconnect, RuntimeError, asyncio.CancelledError):
+                raise
+            except Exception:  # a bug must not take the connection or the table down
+                log.exception("a frame at table %s failed", conn.table.id)
+                oops = ServerError("server_error", "that frame could not be handled; try again")
+                async with conn.send_lock:
+                    await conn.send({**oops.frame(), "ref": ref})
 
     async def handle(conn: Connection, frame: dict[str, Any], ref: str | None) -> None:
         kind = frame.get("type")
