@@ -244,6 +244,7 @@ class TableService:
         """Rebuild every waiting or playing table from storage by replay; returns how many."""
         for row in await self.storage.load_tables(active=True):
             try:
+                await self._follow(row["id"])
                 table = self._from_row(row, await self.storage.load_moves(row["id"]))
             except GamenightError as e:  # a record the engine no longer accepts: keep the rest
                 log.error("table %s not restored: %s", row["id"], e)
@@ -341,8 +342,10 @@ class TableService:
             return self.tables[table_id]
         if len(table_id) > 32:
             raise ServerError("table_not_found", "there is no such table")
+        await self._follow(table_id)  # before reading: a notice in between is not lost
         row = await self.storage.load_table(table_id)
         if row is None:
+            self._unfollow(table_id)
             raise ServerError("table_not_found", f"there is no table {table_id!r}")
         table = self._from_row(row, await self.storage.load_moves(table_id))
         if table_id in self.tables:  # loaded meanwhile by another task
@@ -358,16 +361,27 @@ class TableService:
         return bool(getattr(self.fanout, "shared", False))
 
     def _keep(self, table: Table) -> None:
-        """Hold a table; with other processes, follow their notices about it."""
+        """Hold a table (followed already when other processes share it)."""
         self.tables[table.id] = table
-        if self.shared and table.id not in self._following:
-            self._following[table.id] = self.fanout.subscribe(table.id, self.absorb)
+
+    async def _follow(self, table_id: str) -> None:
+        """With other processes: hear their notices about a table from now on (subscribed in
+        Redis before this returns, so none published after it is missed)."""
+        if not self.shared or table_id in self._following:
+            return
+        self._following[table_id] = self.fanout.subscribe(table_id, self.absorb)
+        settled = getattr(self.fanout, "settled", None)
+        if settled is not None:
+            await settled()
+
+    def _unfollow(self, table_id: str) -> None:
+        stop = self._following.pop(table_id, None)
+        if stop is not None:
+            stop()
 
     def _forget(self, table: Table) -> None:
         self.tables.pop(table.id, None)
-        stop = self._following.pop(table.id, None)
-        if stop is not None:
-            stop()
+        self._unfollow(table.id)
 
     def open_tables(self) -> list[dict[str, Any]]:
         return [t.summary() for t in self.tables.values() if t.status == "waiting"]
@@ -430,6 +444,7 @@ class TableService:
         table.last_active = self.clock()
         self._make_bots(table)
         await self.storage.create_table(self._row(table))
+        await self._follow(table.id)
         self._keep(table)
         return table, host
 
