@@ -44,7 +44,7 @@ async def stored_moves(database: str, table_id: str) -> list[tuple[int, int | No
     return [(r["idx"], r["seat"], json.loads(r["action"])) for r in rows]
 
 
-async def until_move(client: Client, move: int, timeout: float = 10) -> dict[str, Any]:
+async def until_move(client: Client, move: int, timeout: float = 30) -> dict[str, Any]:
     """Wait until the client has been sent the state at ``move`` (or later)."""
     async def wait() -> dict[str, Any]:
         while client.latest is None or client.latest["move"] < move:
@@ -54,7 +54,7 @@ async def until_move(client: Client, move: int, timeout: float = 10) -> dict[str
     return await asyncio.wait_for(wait(), timeout)
 
 
-async def until_status(client: Client, status: str, timeout: float = 10) -> None:
+async def until_status(client: Client, status: str, timeout: float = 30) -> None:
     async def wait() -> None:
         while client.latest is None or client.latest["status"] != status:
             await client.expect("state")
