@@ -11,12 +11,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.websockets import WebSocketState
@@ -25,6 +25,8 @@ import gamenight
 from gamenight.engine.game import game_class
 
 from .fanout import FanOut, LocalFanOut, Notice
+from .lease import Lease, LocalLease
+from .metrics import ServerMetrics
 from .protocol import (
     FRAME_TYPES,
     MAX_FRAME,
@@ -68,6 +70,17 @@ def build_fanout(settings: Settings) -> FanOut:
         fanout: FanOut = RedisFanOut(settings.redis_url)
         return fanout
     return LocalFanOut()
+
+
+def build_lease(fanout: FanOut) -> Lease:
+    """One writer per table: a Redis lease beside the Redis fan-out, else the table's lock."""
+    if getattr(fanout, "shared", False):
+        from .lease_redis import RedisLease
+
+        # Its hold() yields the held lease (with its fencing token); the port ignores it.
+        shared = RedisLease(fanout.redis, owner=fanout.origin)  # type: ignore[attr-defined]
+        return cast(Lease, shared)
+    return LocalLease()
 
 
 def _json_loads(text: str) -> Any:
@@ -157,7 +170,7 @@ class Connection:
                         }
                     )
             else:
-                await self.service.catch_up(self.table)
+                await self.service.catch_up(self.table, notice.get("move"))
                 await self.send_state(force=kind == "status")
 
 
@@ -165,8 +178,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """The whole server: storage, fan-out and tables are built when the app starts."""
     settings = settings or Settings()
     storage = Storage(settings.database_url)
-    service = TableService(storage, build_fanout(settings), idle_seconds=settings.idle_minutes * 60)
+    fanout = build_fanout(settings)
+    service = TableService(
+        storage, fanout, lease=build_lease(fanout), idle_seconds=settings.idle_minutes * 60
+    )
     connections: set[Connection] = set()
+    metrics = ServerMetrics(lambda: len(service.tables), lambda: len(connections))
+    service.on_move = lambda table, done, seconds: metrics.moved(
+        table.game_id, seconds, chance=done.move - done.first - 1
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -190,10 +210,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.service = service
     app.state.settings = settings
+    app.state.metrics = metrics
 
     # --- errors -----------------------------------------------------------------------------
     @app.exception_handler(ServerError)
     async def server_error(_: Request, e: ServerError) -> JSONResponse:
+        metrics.refused.labels(e.code).inc()
         return JSONResponse({"code": e.code, "message": e.message}, status_code=e.status)
 
     @app.exception_handler(RequestValidationError)
@@ -224,6 +246,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def healthz() -> dict[str, Any]:
         """Liveness: the tables and connections this process holds."""
         return {"status": "ok", "tables": len(service.tables), "connections": len(connections)}
+
+    @app.get("/metrics", include_in_schema=False)
+    async def prometheus() -> Response:
+        """Prometheus scrape: tables, connections, moves, refusals and move latency."""
+        return Response(metrics.render(), media_type=metrics.content_type)
 
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:
@@ -435,7 +462,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table = await service.find(table_id)
         if hello.role != "player":
             return hello, table, None
-        seat = table.seat_of(hello.token) if hello.token else None
+        seat = await service.seat_for(table, hello.token) if hello.token else None
         if seat is None:
             hello = Hello(type="hello", token=None, role="spectator")
         return hello, table, seat
@@ -481,6 +508,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     ref = frame["ref"]
                 await handle(conn, frame, ref)
             except ServerError as e:
+                metrics.refused.labels(e.code).inc()
                 async with conn.send_lock:
                     await conn.send({**e.frame(), "ref": ref})
             except (WebSocketDisconnect, RuntimeError, asyncio.CancelledError):

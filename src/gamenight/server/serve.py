@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import logging
+import sys
 
 import uvicorn
 
 from .app import Settings, create_app
+from .logs import configure_logging
 from .protocol import MAX_FRAME
 from .storage import normalise_url
 
@@ -21,7 +22,8 @@ def address(settings: Settings) -> str:
 
 def run(settings: Settings) -> None:
     """Serve until Ctrl-C or SIGTERM; in-flight moves are committed before the process ends."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    # JSON lines for log collectors; readable lines when a person watches the terminal.
+    log_config = configure_logging("info", json_lines=not sys.stderr.isatty())
     app = create_app(settings)
     where = normalise_url(settings.database_url)
     print(f"gamenight is serving on {address(settings)}  (open it in a browser; /docs for the API)")
@@ -33,5 +35,6 @@ def run(settings: Settings) -> None:
         ws_max_size=4 * MAX_FRAME,  # larger frames are cut off by the protocol; 16 KiB by us
         timeout_graceful_shutdown=10,
         log_level="warning",
+        log_config=log_config,
         proxy_headers=True,
     )

@@ -43,6 +43,7 @@ DEALER = "dealer"
 REALTIME_GAMES = ("snap", "slap-the-elephant")
 TIMEOUT_PREFERENCE = ("stop", "take", "done", "decline", "end_turn", "give_up", "flip", "roll")
 EVENTS_ON_JOIN = 50
+STANDBY_SECONDS = 3.0  # how much later another process's bots and timers step in
 
 
 def new_token() -> str:
@@ -235,17 +236,20 @@ class TableService:
         self.closing = False
         self.in_flight = 0
         self._idle_task: asyncio.Task[None] | None = None
+        self._following: dict[str, Callable[[], None]] = {}
+        self.on_move: Callable[[Table, Accepted, float], None] | None = None
 
     # --- life cycle ------------------------------------------------------------------------
     async def restore(self) -> int:
         """Rebuild every waiting or playing table from storage by replay; returns how many."""
         for row in await self.storage.load_tables(active=True):
             try:
+                await self._follow(row["id"])
                 table = self._from_row(row, await self.storage.load_moves(row["id"]))
             except GamenightError as e:  # a record the engine no longer accepts: keep the rest
                 log.error("table %s not restored: %s", row["id"], e)
                 continue
-            self.tables[table.id] = table
+            self._keep(table)
             if table.status == "playing":
                 self._schedule(table)
         self._idle_task = asyncio.create_task(self._expire_loop())
@@ -263,13 +267,7 @@ class TableService:
             self._idle_task.cancel()
 
     def _from_row(self, row: dict[str, Any], moves: list[tuple[int | None, Any]]) -> Table:
-        seats_data = list(row["seats"])
-        dealer = None
-        if seats_data and seats_data[-1].get("seat") == DEALER:
-            d = dict(seats_data.pop())
-            d.pop("seat")
-            dealer = Seat(**d)
-        seats = [Seat(**s) for s in seats_data]
+        seats, dealer = self._seats_from(row)
         record = {"game": row["game"], "options": row["options"], "moves": [], "seed": row["seed"]}
         state = gamenight.replay({**record, "moves": [{"seat": s, "action": a} for s, a in moves]})
         self._resume_dice(state, row["seed"])
@@ -292,6 +290,16 @@ class TableService:
         table.last_call_move = self._last_call(state)
         self._make_bots(table)
         return table
+
+    @staticmethod
+    def _seats_from(row: dict[str, Any]) -> tuple[list[Seat], Seat | None]:
+        seats_data = list(row["seats"])
+        dealer = None
+        if seats_data and seats_data[-1].get("seat") == DEALER:
+            d = dict(seats_data.pop())
+            d.pop("seat")
+            dealer = Seat(**d)
+        return [Seat(**s) for s in seats_data], dealer
 
     @staticmethod
     def _resume_dice(state: State, seed: int) -> None:
@@ -334,12 +342,46 @@ class TableService:
             return self.tables[table_id]
         if len(table_id) > 32:
             raise ServerError("table_not_found", "there is no such table")
+        await self._follow(table_id)  # before reading: a notice in between is not lost
         row = await self.storage.load_table(table_id)
         if row is None:
+            self._unfollow(table_id)
             raise ServerError("table_not_found", f"there is no table {table_id!r}")
         table = self._from_row(row, await self.storage.load_moves(table_id))
-        self.tables[table_id] = table
+        if table_id in self.tables:  # loaded meanwhile by another task
+            return self.tables[table_id]
+        self._keep(table)
+        if self.shared and table.status == "playing":  # a standby for its bots and timers
+            self._schedule(table, standby=STANDBY_SECONDS)
         return table
+
+    @property
+    def shared(self) -> bool:
+        """True when other processes may change our tables (the Redis fan-out)."""
+        return bool(getattr(self.fanout, "shared", False))
+
+    def _keep(self, table: Table) -> None:
+        """Hold a table (followed already when other processes share it)."""
+        self.tables[table.id] = table
+
+    async def _follow(self, table_id: str) -> None:
+        """With other processes: hear their notices about a table from now on (subscribed in
+        Redis before this returns, so none published after it is missed)."""
+        if not self.shared or table_id in self._following:
+            return
+        self._following[table_id] = self.fanout.subscribe(table_id, self.absorb)
+        settled = getattr(self.fanout, "settled", None)
+        if settled is not None:
+            await settled()
+
+    def _unfollow(self, table_id: str) -> None:
+        stop = self._following.pop(table_id, None)
+        if stop is not None:
+            stop()
+
+    def _forget(self, table: Table) -> None:
+        self.tables.pop(table.id, None)
+        self._unfollow(table.id)
 
     def open_tables(self) -> list[dict[str, Any]]:
         return [t.summary() for t in self.tables.values() if t.status == "waiting"]
@@ -402,7 +444,8 @@ class TableService:
         table.last_active = self.clock()
         self._make_bots(table)
         await self.storage.create_table(self._row(table))
-        self.tables[table.id] = table
+        await self._follow(table.id)
+        self._keep(table)
         return table, host
 
     @staticmethod
@@ -427,7 +470,8 @@ class TableService:
         """Seat a human by display name; returns the seat and its new token."""
         name = clean_name(name)
         table = await self.find(table_id)
-        async with table.lock:
+        async with table.lock, self.lease.hold(table.id):
+            await self._catch_up(table, row=True)
             if table.status in ("finished", "expired"):
                 raise ServerError("game_over", "this table is closed; ask for a rematch")
             if seat is None:
@@ -448,7 +492,8 @@ class TableService:
 
     async def leave(self, table_id: str, token: str | None) -> Table:
         table = await self.find(table_id)
-        async with table.lock:
+        async with table.lock, self.lease.hold(table.id):
+            await self._catch_up(table, row=True)
             key = table.seat_of(token)
             s = table.seat(key)
             s.name, s.token_hash = None, None
@@ -459,6 +504,7 @@ class TableService:
     async def start(self, table_id: str, token: str | None) -> Table:
         table = await self.find(table_id)
         async with table.lock, self.lease.hold(table.id):
+            await self._catch_up(table, row=True)
             if table.status != "waiting":
                 raise ServerError("wrong_status", f"the table is {table.status}, not waiting")
             full = all(s.kind == "bot" or s.token_hash for _, s in table.all_seats())
@@ -507,8 +553,20 @@ class TableService:
     async def act(self, table_id: str, token: str | None, move: int, action: Any) -> Accepted:
         """A human's action, over HTTP or WebSocket."""
         table = await self.find(table_id)
-        seat = table.seat_of(token)
+        seat = await self.seat_for(table, token)
         return await self.play(table, seat, move, action)
+
+    async def seat_for(self, table: Table, token: str | None) -> SeatKey:
+        """``table.seat_of``, re-reading the seats once if another process may have just
+        seated this token."""
+        try:
+            return table.seat_of(token)
+        except ServerError as e:
+            if e.code != "bad_token" or not self.shared or not token:
+                raise
+        async with table.lock:
+            await self._catch_up(table, row=True)
+        return table.seat_of(token)
 
     async def play(
         self, table: Table, seat: SeatKey, move: int, action: Any, timer: bool = False
@@ -516,9 +574,11 @@ class TableService:
         if self.closing:
             raise ServerError("server_error", "the server is shutting down; reconnect shortly")
         self.in_flight += 1
+        started = time.perf_counter()
         try:
-            async with table.lock, self.lease.hold(table.id):
-                await self.catch_up(table)
+            async with table.lock, self.lease.hold(table.id) as held:
+                if not getattr(held, "unchanged", False):  # no other writer since our last
+                    await self._catch_up(table)
                 accepted = await self._apply(table, seat, move, action)
                 running = table.tasks.get("timer")
                 if running is not None and running[0] == seat:  # acted: a fresh timer next
@@ -529,6 +589,8 @@ class TableService:
         if timer:  # announced first, with the move the default action was played at
             await self._notify(table, "timer", seat=seat, action=action, move=accepted.first)
         await self._notify(table, "moves")
+        if self.on_move is not None:
+            self.on_move(table, accepted, time.perf_counter() - started)
         return accepted
 
     async def _apply(self, table: Table, seat: SeatKey, move: int, action: Any) -> Accepted:
@@ -607,9 +669,33 @@ class TableService:
         table.state, table.status = fresh.state, fresh.status
         table.last_call_move = fresh.last_call_move
 
-    async def catch_up(self, table: Table) -> None:
-        """Apply moves another process stored after ours (a no-op with one process)."""
-        if not getattr(self.fanout, "shared", False):
+    async def catch_up(self, table: Table, upto: int | None = None) -> None:
+        """Apply moves another process stored after ours (a no-op with one process, or when
+        we already have move ``upto``)."""
+        if not self.shared or (upto is not None and table.move >= upto):
+            return
+        async with table.lock:
+            await self._catch_up(table)
+
+    async def absorb(self, notice: Notice) -> None:
+        """Another process changed one of our tables: catch up once, before its connections
+        hear of it (the fan-out calls this first). Our own notices carry no origin."""
+        table = self.tables.get(str(notice.get("table_id")))
+        if table is None or "origin" not in notice:
+            return
+        moves_only = notice.get("kind") == "moves"
+        async with table.lock:
+            move = notice.get("move")
+            if not (moves_only and isinstance(move, int) and table.move >= move):  # not yet had
+                await self._catch_up(table, row=not moves_only)
+        if notice.get("kind") in ("moves", "status"):
+            # Bots and timers run where the last move was made; we keep a later standby copy,
+            # cancelled by the next notice, so a table still moves on if that process died.
+            self._schedule(table, standby=STANDBY_SECONDS)
+
+    async def _catch_up(self, table: Table, row: bool = False) -> None:
+        """Under the table's lock: stored moves we lack, and (``row``) its seats and status."""
+        if not self.shared:
             return
         newer = await self.storage.load_moves(table.id, since=table.move)
         for s, a in newer:
@@ -617,9 +703,14 @@ class TableService:
         if newer:
             self._resume_dice(table.state, table.seed)
             table.last_call_move = self._last_call(table.state)
-            row = await self.storage.load_table(table.id)
-            if row:
-                table.status = row["status"]
+        # moves alone change the row only when they start or end the game
+        if row or (newer and (table.status != "playing" or table.state.is_terminal())):
+            fresh = await self.storage.load_table(table.id)
+            if fresh:
+                table.status = fresh["status"]
+                table.seats, table.dealer = self._seats_from(fresh)
+                table.host_hash = fresh["host_hash"]
+                table.rematch = fresh.get("rematch")
 
     def _note_race(self, table: Table, move: int, seat: SeatKey, kind: str, result: str) -> None:
         if table.race is None or table.race["move"] != move:
@@ -686,8 +777,9 @@ class TableService:
             task.cancel()
         table.tasks.clear()
 
-    def _schedule(self, table: Table) -> None:
-        """After a change: bots decide what to do, and the seat to act gets its timer."""
+    def _schedule(self, table: Table, standby: float = 0.0) -> None:
+        """After a change: bots decide what to do, and the seat to act gets its timer
+        (``standby`` seconds later in a process that did not make the last move)."""
         if self.closing:
             return
         st = table.state
@@ -713,7 +805,7 @@ class TableService:
                 action, delay, at = planned
                 table.tasks[seat] = (
                     n,
-                    asyncio.create_task(self._bot_move(table, seat, at, action, delay)),
+                    asyncio.create_task(self._bot_move(table, seat, at, action, delay + standby)),
                 )
         # the timer runs for the first seat to act until that seat acts (its key holds the seat)
         due = actors[0] if table.turn_seconds and actors and actors[0] not in table.bots else None
@@ -726,7 +818,7 @@ class TableService:
             table.deadline = None
         elif current is None and table.turn_seconds:
             table.deadline = self.clock() + table.turn_seconds
-            timer = self._timeout(table, due, table.turn_seconds)
+            timer = self._timeout(table, due, table.turn_seconds + standby)
             table.tasks["timer"] = (due, asyncio.create_task(timer))
 
     def _bot_plan(
@@ -804,7 +896,7 @@ class TableService:
                 table.status = "expired"
                 await self.storage.update_table(table.id, status="expired")
             self._cancel_tasks(table)
-            del self.tables[table.id]
+            self._forget(table)
             gone.append(table.id)
         return gone
 

@@ -1,0 +1,230 @@
+"""One writer per table across server processes: a Redis lease with renewal and a fencing token.
+
+A process that is about to change a table takes the table's lease (``SET NX PX`` inside a
+script that also hands out a fencing token, a number that grows with every new holder), keeps
+it renewed while it works and gives it back when the move is committed. A process that dies
+holding a lease (``kill -9``) stops renewing it, and the lease expires after ``ttl`` seconds.
+
+The lease serialises writers; the storage's unique (table, move index) key is the last line: a
+writer that lost its lease while stalled cannot commit a move index another writer already has.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from ..engine.errors import GamenightError
+from .protocol import ServerError
+
+log = logging.getLogger(__name__)
+
+KEY_PREFIX = "gamenight"
+
+# KEYS: lease, fence counter.  ARGV: owner, ttl ms.
+# -> the fencing token when taken, or minus the holder's remaining milliseconds.
+_ACQUIRE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  return -math.max(redis.call('PTTL', KEYS[1]), 1)
+end
+local token = redis.call('INCR', KEYS[2])
+redis.call('SET', KEYS[1], ARGV[1] .. ':' .. token, 'PX', ARGV[2])
+return token
+"""
+
+# KEYS: lease.  ARGV: owner:token, ttl ms.  -> 1 renewed, 0 not ours any more.
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+"""
+
+# KEYS: lease.  ARGV: owner:token.  -> 1 released, 0 it was no longer ours.
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+
+class LeaseBusy(ServerError):
+    """Another process held the table's lease for longer than we were willing to wait."""
+
+    def __init__(self, table_id: str, waited: float) -> None:
+        super().__init__(
+            "server_error",
+            f"table {table_id} is busy in another server process (waited {waited:.1f} s); "
+            "nothing changed, try again",
+        )
+        self.table_id = table_id
+
+
+class LeaseLost(GamenightError):
+    """Our lease expired or was taken before we were done: the work must not be committed."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"lost the write lease on table {table_id}")
+        self.table_id = table_id
+
+
+def lease_key(table_id: str) -> str:
+    """Redis key of a table's lease."""
+    return f"{KEY_PREFIX}:lease:{table_id}"
+
+
+def fence_key(table_id: str) -> str:
+    """Redis key of a table's fencing-token counter."""
+    return f"{KEY_PREFIX}:fence:{table_id}"
+
+
+@dataclass
+class HeldLease:
+    """A lease we hold: the fencing token orders every writer the table ever had."""
+
+    table_id: str
+    owner: str
+    token: int
+    expires_at: float
+    lost: bool = False
+    unchanged: bool = False
+    """True when our own lease was the table's previous one (token - 1), given back in good
+    order: no other process wrote since, so our copy of the table needs no catching up."""
+    _renewer: asyncio.Task[None] | None = field(default=None, repr=False)
+
+    @property
+    def value(self) -> str:
+        """What the lease key holds while it is ours."""
+        return f"{self.owner}:{self.token}"
+
+
+@dataclass
+class _LocalQueue:
+    """Tasks of one process waiting for the same table, so only one of them polls Redis."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+
+
+class RedisLease:
+    """The ``Lease`` port across processes: takes, renews and gives back table leases."""
+
+    def __init__(self, redis: Redis, owner: str, ttl: float = 5.0, wait: float = 10.0) -> None:
+        self.redis = redis
+        self.owner = owner
+        self.ttl = ttl
+        self.wait = wait
+        self._acquire = redis.register_script(_ACQUIRE)
+        self._renew = redis.register_script(_RENEW)
+        self._release = redis.register_script(_RELEASE)
+        self._local: dict[str, _LocalQueue] = {}
+        self._last: dict[str, int] = {}  # per table, the token of our last lease given back
+
+    def _ttl_ms(self) -> int:
+        return max(1, int(self.ttl * 1000))
+
+    async def try_acquire(self, table_id: str) -> HeldLease | float:
+        """Take the lease now, or return how many seconds its current holder has left."""
+        got = int(
+            await self._acquire(
+                keys=[lease_key(table_id), fence_key(table_id)], args=[self.owner, self._ttl_ms()]
+            )
+        )
+        if got < 0:
+            return -got / 1000
+        lease = HeldLease(table_id, self.owner, got, time.monotonic() + self.ttl)
+        lease.unchanged = self._last.get(table_id) == got - 1
+        return lease
+
+    async def acquire(self, table_id: str, timeout: float | None = None) -> HeldLease:
+        """Wait (short jittered polls) until the lease is ours, then keep it renewed."""
+        timeout = self.wait if timeout is None else timeout
+        start = time.monotonic()
+        delay = 0.001
+        while True:
+            got = await self.try_acquire(table_id)
+            if isinstance(got, HeldLease):
+                got._renewer = asyncio.create_task(self._keep(got))
+                return got
+            waited = time.monotonic() - start
+            if waited >= timeout:
+                raise LeaseBusy(table_id, waited)
+            # A live holder gives it back within milliseconds; a dead one after its TTL.
+            pause = min(delay, got, timeout - waited)
+            await asyncio.sleep(pause * random.uniform(0.5, 1.0))
+            delay = min(delay * 2, 0.05)
+
+    async def _keep(self, lease: HeldLease) -> None:
+        """Renew at a third of the TTL; mark the lease lost when Redis says it is not ours."""
+        try:
+            while True:
+                await asyncio.sleep(self.ttl / 3)
+                ok = await self._renew(
+                    keys=[lease_key(lease.table_id)], args=[lease.value, self._ttl_ms()]
+                )
+                if not int(ok):
+                    lease.lost = True
+                    log.warning("lease on table %s was taken over", lease.table_id)
+                    return
+                lease.expires_at = time.monotonic() + self.ttl
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:  # Redis unreachable: we can no longer prove it is ours.
+            lease.lost = True
+            log.warning("lease on table %s could not be renewed: %s", lease.table_id, e)
+
+    def check(self, lease: HeldLease) -> None:
+        """Raise LeaseLost unless the lease is still ours by our own clock (call before commit)."""
+        if lease.lost or time.monotonic() >= lease.expires_at:
+            raise LeaseLost(lease.table_id)
+
+    async def release(self, lease: HeldLease) -> bool:
+        """Give the lease back; False if it had already expired or been taken over."""
+        if lease._renewer is not None:
+            lease._renewer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await lease._renewer
+        ok = bool(int(await self._release(keys=[lease_key(lease.table_id)], args=[lease.value])))
+        lease.lost = lease.lost or not ok
+        if ok and not lease.lost:
+            self._last[lease.table_id] = lease.token
+        else:
+            self._last.pop(lease.table_id, None)
+        return ok
+
+    @contextlib.asynccontextmanager
+    async def hold(self, table_id: str) -> AsyncIterator[HeldLease]:
+        """Hold a table's lease for one write; tasks of this process queue locally first."""
+        entry = self._local.get(table_id)
+        if entry is None:
+            entry = self._local[table_id] = _LocalQueue()
+        entry.users += 1
+        try:
+            async with entry.lock:
+                try:
+                    lease = await self.acquire(table_id)
+                except RedisError as e:
+                    raise ServerError(
+                        "server_error",
+                        f"the table lease store (Redis) failed: {e}; nothing changed",
+                    ) from None
+                try:
+                    yield lease
+                finally:
+                    try:
+                        await self.release(lease)
+                    except RedisError as e:  # the work is done; the lease simply expires
+                        log.warning("could not give back the lease on %s: %s", table_id, e)
+        finally:
+            entry.users -= 1
+            if entry.users == 0:
+                del self._local[table_id]

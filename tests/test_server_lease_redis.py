@@ -1,0 +1,171 @@
+"""The cross-process table lease on a real Redis: one writer at a time, expiry after a crash."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+
+import pytest
+
+pytest.importorskip("redis")
+
+from redis.asyncio import Redis  # noqa: E402
+
+from gamenight.server.lease_redis import LeaseBusy, LeaseLost, RedisLease  # noqa: E402
+
+
+@pytest.fixture
+async def redis(redis_url: str) -> AsyncIterator[Redis]:
+    client = Redis.from_url(redis_url)
+    yield client
+    await client.aclose()
+
+
+def table() -> str:
+    return f"t-{uuid.uuid4().hex[:12]}"
+
+
+async def test_a_second_process_waits_for_the_holder_and_gets_a_higher_token(
+    redis: Redis,
+) -> None:
+    a, b = RedisLease(redis, "a", ttl=2), RedisLease(redis, "b", ttl=2)
+    t = table()
+    first = await a.acquire(t)
+    busy = await b.try_acquire(t)
+    assert isinstance(busy, float) and 0 < busy <= 2
+    waiter = asyncio.create_task(b.acquire(t, timeout=2))
+    await asyncio.sleep(0.05)
+    assert not waiter.done()
+    assert await a.release(first)
+    second = await waiter
+    assert second.token > first.token
+    assert await b.release(second)
+
+
+async def test_a_dead_holder_loses_the_lease_after_its_ttl(redis: Redis) -> None:
+    a, b = RedisLease(redis, "a", ttl=0.3), RedisLease(redis, "b", ttl=0.3)
+    t = table()
+    dead = await a.acquire(t)
+    assert dead._renewer is not None
+    dead._renewer.cancel()  # the process stops renewing, as after kill -9
+    with pytest.raises(LeaseBusy):
+        await b.acquire(t, timeout=0.05)
+    taken = await b.acquire(t, timeout=2)
+    assert taken.token > dead.token
+    with pytest.raises(LeaseLost):
+        a.check(dead)
+    # The old holder cannot give back (delete) what is now someone else's lease.
+    assert not await a.release(dead)
+    assert isinstance(await a.try_acquire(t), float)
+    b.check(taken)
+    assert await b.release(taken)
+
+
+async def test_a_live_holder_keeps_renewing_past_its_ttl(redis: Redis) -> None:
+    a, b = RedisLease(redis, "a", ttl=0.3), RedisLease(redis, "b", ttl=0.3)
+    t = table()
+    held = await a.acquire(t)
+    for _ in range(8):  # 0.8 s, well past the TTL
+        await asyncio.sleep(0.1)
+        assert isinstance(await b.try_acquire(t), float)
+    a.check(held)
+    assert await a.release(held)
+    got = await b.try_acquire(t)
+    assert not isinstance(got, float)
+    await b.release(got)
+
+
+async def test_a_taken_over_lease_is_noticed_by_its_renewer(redis: Redis) -> None:
+    a = RedisLease(redis, "a", ttl=0.3)
+    t = table()
+    held = await a.acquire(t)
+    await redis.set(f"gamenight:lease:{t}", "intruder:999", px=2000)
+    await asyncio.sleep(0.25)
+    assert held.lost
+    with pytest.raises(LeaseLost):
+        a.check(held)
+    assert not await a.release(held)
+    assert await redis.get(f"gamenight:lease:{t}") == b"intruder:999"
+
+
+async def test_hold_admits_one_writer_at_a_time_across_processes(redis: Redis) -> None:
+    leases = [RedisLease(redis, "a", ttl=2), RedisLease(redis, "b", ttl=2)]
+    t = table()
+    inside = 0
+    done: list[int] = []
+    tokens: list[int] = []
+
+    async def writer(i: int) -> None:
+        nonlocal inside
+        async with leases[i % 2].hold(t) as lease:
+            inside += 1
+            assert inside == 1
+            tokens.append(lease.token)
+            await asyncio.sleep(0.002)
+            done.append(i)
+            inside -= 1
+
+    await asyncio.gather(*(writer(i) for i in range(30)))
+    assert sorted(done) == list(range(30))
+    assert tokens == sorted(tokens) and len(set(tokens)) == 30
+    assert all(not lease._local for lease in leases)
+    assert await redis.get(f"gamenight:lease:{t}") is None
+
+
+async def test_a_failing_block_still_gives_the_lease_back(redis: Redis) -> None:
+    a = RedisLease(redis, "a", ttl=5)
+    t = table()
+    with pytest.raises(ZeroDivisionError):
+        async with a.hold(t):
+            1 / 0  # noqa: B018
+    assert await redis.get(f"gamenight:lease:{t}") is None
+
+
+async def test_a_lease_knows_when_nobody_else_wrote_since_our_last(redis: Redis) -> None:
+    a, b = RedisLease(redis, "a", ttl=2), RedisLease(redis, "b", ttl=2)
+    t = table()
+    async with a.hold(t) as first:
+        assert not first.unchanged  # we never held it: we cannot know
+    async with a.hold(t) as again:
+        assert again.unchanged
+    async with b.hold(t) as other:
+        assert not other.unchanged
+    async with a.hold(t) as after:
+        assert not after.unchanged  # b wrote in between: catch up from storage
+    dead = await a.acquire(t)
+    assert dead._renewer is not None
+    dead._renewer.cancel()
+    await redis.delete(f"gamenight:lease:{t}")  # as if it expired
+    assert not await a.release(dead)
+    async with a.hold(t) as later:
+        assert not later.unchanged  # our last one ended badly
+
+
+async def test_an_unreachable_redis_refuses_the_write_with_a_typed_error() -> None:
+    from gamenight.server.protocol import ServerError
+    from services import free_port
+
+    client = Redis.from_url(f"redis://127.0.0.1:{free_port()}/0", socket_connect_timeout=0.5)
+    lease = RedisLease(client, "a", ttl=1)
+    ran = False
+    with pytest.raises(ServerError) as refused:
+        async with lease.hold(table()):
+            ran = True
+    assert not ran
+    assert refused.value.code == "server_error" and "Redis" in refused.value.message
+    assert lease._local == {}
+    await client.aclose()
+
+
+async def test_a_lease_held_too_long_elsewhere_is_a_typed_busy_error(redis: Redis) -> None:
+    from gamenight.server.protocol import ServerError
+
+    a, b = RedisLease(redis, "a", ttl=5), RedisLease(redis, "b", ttl=5, wait=0.2)
+    t = table()
+    held = await a.acquire(t)
+    with pytest.raises(LeaseBusy) as busy:
+        async with b.hold(t):
+            pass
+    assert isinstance(busy.value, ServerError) and "busy" in busy.value.message
+    await a.release(held)

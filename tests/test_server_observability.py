@@ -1,0 +1,66 @@
+"""Prometheus metrics and JSON logs of a server process."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+
+from prometheus_client.parser import text_string_to_metric_families
+
+from gamenight.server.logs import JsonFormatter
+from gamenight.server.metrics import ServerMetrics
+
+
+def samples(metrics: ServerMetrics) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    out = {}
+    for family in text_string_to_metric_families(metrics.render().decode()):
+        for s in family.samples:
+            out[(s.name, tuple(sorted(s.labels.items())))] = s.value
+    return out
+
+
+def test_gauges_read_the_service_and_moves_fill_the_histogram() -> None:
+    held = {"tables": 3, "connections": 7}
+    m = ServerMetrics(lambda: held["tables"], lambda: held["connections"])
+    m.moved("shake", 0.0012, chance=2)
+    m.moved("shake", 0.0300)
+    m.refused.labels("stale_move").inc()
+    held["connections"] = 5
+    s = samples(m)
+    assert s[("gamenight_tables", ())] == 3
+    assert s[("gamenight_connections", ())] == 5
+    assert s[("gamenight_moves_total", (("game", "shake"),))] == 2
+    assert s[("gamenight_chance_moves_total", (("game", "shake"),))] == 2
+    assert s[("gamenight_move_seconds_count", ())] == 2
+    assert s[("gamenight_move_seconds_bucket", (("le", "0.002"),))] == 1
+    assert s[("gamenight_move_seconds_bucket", (("le", "0.05"),))] == 2
+    assert s[("gamenight_refused_actions_total", (("code", "stale_move"),))] == 1
+
+
+def test_two_apps_in_one_process_do_not_share_counters() -> None:
+    a, b = ServerMetrics(), ServerMetrics()
+    a.moved("snap", 0.001)
+    assert samples(b).get(("gamenight_moves_total", (("game", "snap"),))) is None
+
+
+def test_a_log_line_is_one_json_object_with_the_extra_fields() -> None:
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(JsonFormatter())
+    log = logging.getLogger("gamenight.test-json")
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    log.propagate = False
+    log.info("move accepted", extra={"table": "abc", "seat": 2, "move": 41})
+    try:
+        raise ValueError("boom\nsecond line")
+    except ValueError:
+        log.exception("commit failed", extra={"table": "abc"})
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 2
+    first, second = (json.loads(line) for line in lines)
+    assert first["msg"] == "move accepted" and first["level"] == "info"
+    assert (first["table"], first["seat"], first["move"]) == ("abc", 2, 41)
+    assert first["ts"].endswith("Z") and first["logger"] == "gamenight.test-json"
+    assert second["level"] == "error" and "ValueError: boom" in second["exc"]

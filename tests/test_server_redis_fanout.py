@@ -1,0 +1,207 @@
+"""Redis fan-out between two processes' worth of subscribers, on a real Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("redis")
+
+from redis.asyncio import Redis  # noqa: E402
+
+from gamenight.server.redis_fanout import RedisFanOut, table_channel  # noqa: E402
+
+
+@pytest.fixture
+async def redis(redis_url: str) -> AsyncIterator[Redis]:
+    client = Redis.from_url(redis_url)
+    yield client
+    await client.aclose()
+
+
+class Inbox:
+    """Collects notices and lets a test wait for the n-th."""
+
+    def __init__(self, delay: float = 0) -> None:
+        self.notices: list[dict[str, Any]] = []
+        self.event = asyncio.Event()
+        self.delay = delay
+
+    async def __call__(self, notice: dict[str, Any]) -> None:
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        self.notices.append(notice)
+        self.event.set()
+
+    async def wait(self, n: int, timeout: float = 5) -> None:
+        async def until() -> None:
+            while len(self.notices) < n:
+                self.event.clear()
+                await self.event.wait()
+
+        await asyncio.wait_for(until(), timeout)
+
+
+async def fanout(redis: Redis, origin: str, **kw: Any) -> RedisFanOut:
+    f = RedisFanOut(redis, origin, **kw)
+    await f.start()
+    return f
+
+
+def table() -> str:
+    return f"t-{uuid.uuid4().hex[:12]}"
+
+
+async def test_a_notice_reaches_the_other_process_once_and_its_own_locally(redis: Redis) -> None:
+    t = table()
+    a, b = await fanout(redis, "a"), await fanout(redis, "b")
+    in_a, in_b = Inbox(), Inbox()
+    a.subscribe(t, in_a)
+    b.subscribe(t, in_b)
+    await a.settled()
+    await b.settled()
+    await a.publish(t, {"table_id": t, "move": 1, "kind": "moves"})
+    assert in_a.notices == [{"table_id": t, "move": 1, "kind": "moves"}]  # awaited inline
+    await in_b.wait(1)
+    await b.publish(t, {"table_id": t, "move": 2, "kind": "seats"})
+    await in_a.wait(2)
+    await asyncio.sleep(0.1)
+    assert in_b.notices == [
+        {"table_id": t, "move": 1, "kind": "moves", "origin": "a"},  # from elsewhere
+        {"table_id": t, "move": 2, "kind": "seats"},  # its own, as published
+    ]
+    assert [n["move"] for n in in_a.notices] == [1, 2]
+    await a.close()
+    await b.close()
+
+
+async def test_only_subscribed_tables_are_delivered_and_unsubscribe_stops_them(
+    redis: Redis,
+) -> None:
+    t, other = table(), table()
+    a, b = await fanout(redis, "a"), await fanout(redis, "b")
+    inbox = Inbox()
+    stop = b.subscribe(t, inbox)
+    await b.settled()
+    await a.publish(other, {"move": 1})
+    await a.publish(t, {"move": 7})
+    await inbox.wait(1)
+    stop()
+    await b.settled()
+    assert b.subscribers == {}
+    channels = await redis.pubsub_channels(table_channel(t))
+    assert channels == []
+    await a.publish(t, {"move": 8})
+    await asyncio.sleep(0.2)
+    assert [n["move"] for n in inbox.notices] == [7]
+    await a.close()
+    await b.close()
+
+
+async def test_a_slow_table_does_not_hold_up_another_and_order_is_kept(redis: Redis) -> None:
+    slow_t, fast_t = table(), table()
+    a, b = await fanout(redis, "a"), await fanout(redis, "b")
+    slow, fast = Inbox(delay=0.05), Inbox()
+    b.subscribe(slow_t, slow)
+    b.subscribe(fast_t, fast)
+    await b.settled()
+    for move in range(1, 11):
+        await a.publish(slow_t, {"move": move})
+    await a.publish(fast_t, {"move": 1})
+    await fast.wait(1, timeout=0.4)  # well before the slow table's 0.5 s of work
+    assert len(slow.notices) < 10
+    await slow.wait(10)
+    assert [n["move"] for n in slow.notices] == list(range(1, 11))
+    await a.close()
+    await b.close()
+
+
+async def test_garbage_on_the_channel_does_not_stop_delivery(redis: Redis) -> None:
+    t = table()
+    b = await fanout(redis, "b")
+    inbox = Inbox()
+
+    async def broken(notice: dict[str, Any]) -> None:
+        raise RuntimeError("subscriber bug")
+
+    b.subscribe(t, broken)
+    b.subscribe(t, inbox)
+    await b.settled()
+    await redis.publish(table_channel(t), b"\xff not json")
+    await redis.publish(table_channel(t), b"[1, 2]")
+    await redis.publish(table_channel(t), '{"move": 2}')
+    await redis.publish(table_channel(t), f'{{"move": 3, "table_id": "{t}", "origin": "x"}}')
+    await inbox.wait(1)
+    assert inbox.notices == [{"move": 3, "table_id": t, "origin": "x"}]
+    await b.close()
+
+
+async def test_a_dropped_subscriber_resubscribes_and_reports_the_gap(redis: Redis) -> None:
+    t = table()
+    gaps: list[int] = []
+    a = await fanout(redis, "a")
+    b = await fanout(redis, "b", on_gap=lambda: gaps.append(1))
+    inbox = Inbox()
+    b.subscribe(t, inbox)
+    await b.settled()
+    await redis.client_kill_filter(_type="pubsub", skipme=True)
+    deadline = asyncio.get_running_loop().time() + 5
+    while not gaps and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.05)
+    assert gaps, "the fan-out never noticed its subscriber connection died"
+    await a.publish(t, {"move": 4})
+    await inbox.wait(1)
+    assert inbox.notices[-1]["move"] == 4
+    await a.close()
+    await b.close()
+
+
+async def test_a_url_makes_and_closes_its_own_client(redis_url: str) -> None:
+    f = RedisFanOut(redis_url)
+    await f.start()
+    inbox = Inbox()
+    f.subscribe("x", inbox)
+    await f.publish("x", {"move": 1})
+    assert inbox.notices == [{"move": 1}]
+    await f.close()
+
+
+async def test_hundreds_of_tables_at_once_wait_for_a_connection_instead_of_failing(
+    redis_url: str,
+) -> None:
+    from gamenight.server.lease_redis import RedisLease
+
+    f = RedisFanOut(redis_url)
+    await f.start()
+    lease = RedisLease(f.redis, f.origin, ttl=5)
+    tables = [table() for _ in range(300)]
+    inboxes = {t: Inbox() for t in tables}
+    for t in tables:
+        f.subscribe(t, inboxes[t])
+    await f.settled()
+
+    async def write(t: str) -> None:
+        async with lease.hold(t):
+            await asyncio.sleep(0.01)
+            await f.publish(t, {"move": 1})
+
+    await asyncio.gather(*(write(t) for t in tables))  # 300 at once, over a pool of 64
+    assert all(inboxes[t].notices == [{"move": 1}] for t in tables)
+    assert f.published == 300
+    await f.close()
+
+
+async def test_a_notice_redis_refuses_still_reaches_local_subscribers() -> None:
+    from services import free_port
+
+    f = RedisFanOut(f"redis://127.0.0.1:{free_port()}/0")  # nothing listens there
+    inbox = Inbox()
+    f.subscribe("t", inbox)
+    await f.publish("t", {"move": 5})
+    assert inbox.notices == [{"move": 5}]
+    assert f.published == 0
+    await f.close()
