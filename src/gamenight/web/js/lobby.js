@@ -42,7 +42,7 @@ function optionField(opt) {
   const id = `opt-${opt.name}`;
   const type = String(opt.type || "").toLowerCase();
   const help = h("small", { id: `${id}-help` }, opt.description || "");
-  const choices = opt.choices || opt.enum;
+  const choices = opt.choices || opt.enum || CHOICES[opt.name];
   if (type.includes("bool")) {
     return h("div", { class: "field check" },
       h("input", { type: "checkbox", id, name: opt.name, "data-kind": "bool", checked: opt.default ? true : null, "aria-describedby": `${id}-help` }),
@@ -75,13 +75,16 @@ function drawGameForm() {
   drawSeats();
 }
 
+const CHOICES = { final_tie: ["share", "roll-off"] }; // Literal options the API lists without their values
+
 function botChoices(g) {
-  const levels = g.bots?.levels || [];
-  const strategies = g.bots?.strategies || [];
+  const { levels = [], strategies = [], kinds = [] } = g.bots || {};
   const out = [h("option", { value: "human" }, "a friend (open seat)")];
-  if (levels.length) for (const l of levels) out.push(h("option", { value: `level:${l}` }, `bot · ${l}`));
-  if (strategies.length) for (const st of strategies) out.push(h("option", { value: `strategy:${st}` }, `bot · bets ${st}`));
-  if (!levels.length && !strategies.length) out.push(h("option", { value: "bot" }, "bot"));
+  for (const l of levels) out.push(h("option", { value: `level:${l}` }, `bot · ${l}`));
+  for (const st of strategies) out.push(h("option", { value: `strategy:${st}` }, `bot · bets ${st.replaceAll("_", " ")}`));
+  if (!levels.length && !strategies.length) {
+    for (const k of kinds.length ? kinds : ["sensible"]) out.push(h("option", { value: `bot:${k}` }, `bot · ${k}`));
+  }
   return out;
 }
 
@@ -93,7 +96,7 @@ function drawSeats() {
     if (s === 0) return h("li", {}, h("strong", {}, `Seat ${letter(0)}`), h("span", {}, "you"));
     const sel = h("select", { "aria-label": `seat ${letter(s)}`, "data-seat": s }, ...botChoices(g));
     const bots = [...sel.options].filter((o) => o.value !== "human");
-    const pick = bots.find((o) => o.value.endsWith(":normal")) || bots[0];
+    const pick = bots.find((o) => o.value.endsWith(":normal") || o.value === "bot:sensible") || bots[0];
     sel.value = old[s - 1] && [...sel.options].some((o) => o.value === old[s - 1]) ? old[s - 1] : pick.value;
     return h("li", {}, h("label", { for: `seat-${s}` }, h("strong", {}, `Seat ${letter(s)}`)), Object.assign(sel, { id: `seat-${s}` }));
   });
@@ -124,6 +127,7 @@ function readSeats() {
     if (v === "human") list.push({ kind: "human" });
     else if (v.startsWith("level:")) list.push({ kind: "bot", level: v.slice(6) });
     else if (v.startsWith("strategy:")) list.push({ kind: "bot", strategy: v.slice(9) });
+    else if (v.startsWith("bot:")) list.push({ kind: "bot", bot: v.slice(4) });
     else list.push({ kind: "bot" });
   }
   return list;
