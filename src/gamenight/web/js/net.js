@@ -67,13 +67,13 @@ export class TableSocket {
     ws.addEventListener("open", () => {
       this.tries = 0;
       ws.send(JSON.stringify(this.role ? { type: "hello", token: this.token || null, role: this.role } : { type: "hello", token: this.token || null }));
-      this.onStatus("open");
       clearInterval(this.pinger);
       this.pinger = setInterval(() => this.send({ type: "ping" }), 20000);
     });
     ws.addEventListener("message", (e) => {
       let frame;
       try { frame = JSON.parse(e.data); } catch { return; }
+      if (frame.type === "welcome") this.onStatus("open"); // the server knows us: now we are live
       this.onFrame(frame);
     });
     ws.addEventListener("close", (e) => {

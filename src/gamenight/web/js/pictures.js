@@ -53,12 +53,14 @@ export function chips(n, { label = "chips", max = 14 } = {}) {
   return g;
 }
 
+const light = (hex) => parseInt(hex.slice(1, 3), 16) + parseInt(hex.slice(3, 5), 16) + parseInt(hex.slice(5, 7), 16) > 600;
+
 /** One casino chip with its value written on it. */
 export function chip(value, { size = 34, color = "#0072B2", label } = {}) {
   return s("svg", { class: "chip", width: size, height: size, viewBox: "0 0 34 34", role: "img", "aria-label": label || `chip of ${value}` },
     s("circle", { cx: 17, cy: 17, r: 16, fill: color, stroke: "#111", "stroke-width": 1.2 }),
-    s("circle", { cx: 17, cy: 17, r: 11, fill: "none", stroke: "#fff", "stroke-width": 2, "stroke-dasharray": "4 3" }),
-    s("text", { x: 17, y: 21.5, "text-anchor": "middle", "font-size": value >= 100 ? 10 : 12, "font-weight": 700, fill: "#fff" }, String(value)));
+    s("circle", { cx: 17, cy: 17, r: 11, fill: "none", stroke: light(color) ? "#555" : "#fff", "stroke-width": 2, "stroke-dasharray": "4 3" }),
+    s("text", { x: 17, y: 21.5, "text-anchor": "middle", "font-size": value >= 100 ? 10 : 12, "font-weight": 700, fill: light(color) ? "#111" : "#fff" }, String(value)));
 }
 
 /** A Snake Eyes numbered card, face up (number shown) or face down (its back). */

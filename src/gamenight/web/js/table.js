@@ -1,6 +1,6 @@
 // The table page: join a seat, wait for the start, then play whatever game the table holds.
 // The server decides everything; this page draws the state frames it sends and proposes actions.
-import { h, mount, letter, seatTag } from "./dom.js";
+import { h, s, mount, letter, seatTag } from "./dom.js";
 import { api, seats, hostTokens, TableSocket, playerName, rememberName } from "./net.js";
 import { replayViewer } from "./replay.js";
 
@@ -17,6 +17,7 @@ const app = {
   history: [], // state frames seen, for the replay viewer
   lastDice: null,
   pending: false,
+  eventCount: 0, // log lines shown so far
 };
 
 const GAME_MODULES = {
@@ -71,7 +72,7 @@ function showJoin() {
   const panel = $("join");
   const free = openSeats();
   if (!free.length || app.summary.status !== "waiting") { panel.hidden = true; return; }
-  const name = h("input", { id: "join-name", name: "name", autocomplete: "nickname", maxlength: 24, required: true, value: playerName(), "aria-describedby": "join-msg" });
+  const name = h("input", { id: "join-name", name: "name", autocomplete: "nickname", required: true, value: playerName(), "aria-describedby": "join-msg" });
   const pick = h("select", { id: "join-seat", "aria-label": "seat" },
     ...free.map((s) => h("option", { value: String(s.seat) }, s.seat === "dealer" ? "the dealer" : `seat ${letter(s.seat)}`)));
   const msg = h("p", { id: "join-msg", class: "form-msg", role: "status" });
@@ -139,6 +140,12 @@ function showWaiting() {
   panel.hidden = false;
 }
 
+// While waiting, ask for the seats now and then as well: a join that raced our hello still shows.
+setInterval(async () => {
+  if (app.summary?.status !== "waiting") return;
+  try { updateSummary(await api(`/api/tables/${encodeURIComponent(tableId)}`)); } catch { /* next time */ }
+}, 3000);
+
 function updateSummary(summary) {
   app.summary = summary;
   $("title").textContent = summary.title || summary.game;
@@ -191,6 +198,7 @@ function drawControls(frame) {
   const mine = isMine(frame) || legal.length > 0;
   const who = app.seat === null || app.seat === undefined ? h("p", { class: "muted" }, "You are watching.")
     : !mine && frame.status === "playing" ? h("p", { class: "muted" }, "Waiting for the others…") : null;
+  box.hidden = !buttons.length && !hint && !who && frame.status !== "playing";
   mount(box, h("h2", {}, mine && buttons.length ? "Your move" : "Moves"), hint ? h("p", { class: "hint" }, hint) : null, who, h("div", { class: "buttons" }, ...buttons));
 }
 
@@ -213,13 +221,15 @@ function drawLog(lines) {
 function draw() {
   const frame = app.frame;
   if (!frame || !app.renderer) return;
-  $("play").hidden = false;
+  $("play").hidden = app.summary?.status === "waiting" || !$("replay").hidden;
   const ctx = {
     view: frame.view, names: names(), seat: typeof app.seat === "number" ? app.seat : null, legal: frame.legal_actions || [],
     actors: frame.actors || [], race: frame.race, act, redraw: draw, dealer: app.seat === "dealer",
     dealerLegal: app.seat === "dealer" ? frame.legal_actions || [] : [], lastDice: app.lastDice, status: frame.status,
   };
   mount($("board"), app.renderer.render(ctx));
+  const log = $("log");
+  log.scrollTop = log.scrollHeight;
   drawTurn(frame);
   drawControls(frame);
 }
@@ -240,9 +250,16 @@ function onState(frame) {
     $("waiting").hidden = frame.status !== "waiting";
     if (frame.status !== "waiting") $("join").hidden = true;
   }
-  noteDice(frame.events || []);
-  drawLog(frame.events || []);
-  app.history.push({ move: frame.move, view: frame.view, events: frame.events || [] });
+  // events cover [event_count - k, event_count): keep only lines this page has not shown yet
+  let lines = frame.events || [];
+  if (typeof frame.event_count === "number") {
+    const first = frame.event_count - lines.length;
+    lines = lines.slice(Math.max(0, app.eventCount - first));
+    app.eventCount = Math.max(app.eventCount, frame.event_count);
+  }
+  noteDice(lines);
+  drawLog(lines);
+  app.history.push({ move: frame.move, view: frame.view, events: lines });
   if (app.history.length > 2000) app.history.shift();
   draw();
   startTimer(frame.deadline);
@@ -274,13 +291,18 @@ function onFinished(frame) {
   const me = seats.get(tableId);
   const host = hostTokens.get(tableId);
   const panel = $("over");
-  mount(panel, h("h2", { class: "winner-line" }, "🏆 ", title),
+  mount(panel, h("h2", { class: "winner-line" }, trophy(), " ", title),
     returns.length ? h("ul", { class: "returns" }, ...returns.map((r, s) => h("li", {}, seatTag(s, n), ` ${r > 0 ? "+" : ""}${r}`))) : null,
     h("div", { class: "buttons" },
       me || host ? h("button", { class: "primary big", id: "rematch", onclick: rematch }, "Rematch") : null,
       h("button", { id: "replay-open", onclick: openReplay }, "Replay the game"),
       h("a", { class: "button", href: "/" }, "Back to the lobby")));
   panel.hidden = false;
+}
+
+function trophy() {
+  return s("svg", { width: 28, height: 28, viewBox: "0 0 24 24", "aria-hidden": "true" },
+    s("path", { d: "M12 2l2.9 6.3 6.9.7-5.2 4.6 1.5 6.8L12 17l-6.1 3.4 1.5-6.8L2.2 9l6.9-.7z", fill: "#E69F00", stroke: "#111", "stroke-width": 1 }));
 }
 
 async function rematch() {
@@ -341,6 +363,7 @@ function onFrame(frame) {
         connect();
       } else if (frame.code === "too_late") {
         banner("Too late: someone else called first.", "info");
+        app.socket?.send({ type: "sync" }); // the race, with this call in its place
       } else if (frame.code === "stale_move") {
         app.socket?.send({ type: "sync" });
       } else {

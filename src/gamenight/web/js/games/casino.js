@@ -93,7 +93,7 @@ export default {
     const last = view.entered || ctx.lastDice || null;
     const results = view.results || [];
     const top = h("section", { class: "cas-top" },
-      h("div", { class: "cas-dice" }, dice(last, { size: 52 }),
+      h("div", { class: "cas-dice" }, last ? dice(last, { size: 52 }) : null,
         h("div", {}, h("div", { class: "big-total", "data-testid": "last-total" }, results.length ? String(view.entered ? last[0] + last[1] : results[results.length - 1]) : "–"),
           h("div", { class: "muted" }, view.entered ? "entered, not settled" : `roll ${view.rolls}`))),
       h("div", { class: "cas-who" },

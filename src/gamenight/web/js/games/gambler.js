@@ -11,6 +11,7 @@ const kindOf = (space) => (space.startsWith("high-") ? "high" : space.startsWith
 export function ticketChance([a, b]) {
   return a === b ? 1 - (5 / 6) ** 6 : 1 - 2 * (5 / 6) ** 6 + (4 / 6) ** 6;
 }
+const ratio = (p) => { const [a, b] = String(p).split("/").map(Number); return b ? a / b : a; };
 const money = (n) => `${n < 0 ? "−" : ""}$${Math.abs(n)}`;
 
 function spaceName(space) {
@@ -25,7 +26,7 @@ export default {
   turn(view, names) {
     if (view.winner !== null && view.winner !== undefined) return `${names[view.winner]} wins with ${money(view.players[view.winner].cash)}`;
     if (view.phase === "order") return "Throwing for the first player";
-    if (view.phase === "marker" && view.marker_queue?.length) return `${names[view.marker_queue[0]]} places a Sweepstakes marker`;
+    if (view.phase === "marker" && view.marker_queue?.length) return `${names[view.marker_queue[0]]} places a Sweepstakes marker (pick a space in the middle of the board)`;
     if (view.phase === "doubles") return `${names[view.current]} rolled doubles: roll again or hold a Sweepstakes`;
     if (view.phase === "claim") return `${names[view.current]} may claim $100 for Start`;
     return `${names[view.current]}'s turn`;
@@ -42,16 +43,20 @@ export default {
       take_iou: "Take an IOU: +$200 now, repay $220 (no win while you hold it)",
       repay_iou: "Repay the IOU ($220)",
     };
-    if (action.type === "marker") {
-      const o = view?.odds?.[action.space];
-      const [p, prize] = o ? [o.p, o.prize] : SWEEP[kindOf(action.space)];
-      return `${spaceName(action.space)}: ${fraction(p)} to win $${prize}`;
-    }
+    if (action.type === "marker") return ""; // placed on the Sweepstakes spaces of the board
     if (["throw", "dice", "die"].includes(action.type)) return "Throw";
     return L[action.type] ?? null;
   },
 
-  render({ view, names, seat: me }) {
+  hint(view) {
+    if (view.phase === "marker") return "Pick a Sweepstakes space in the middle of the board: each shows its chance to win. Pairs has the best expected prize.";
+    if (view.phase === "doubles") return "Doubles! Roll again (1 in 6 to win $500) or hold a Sweepstakes where you pick the first space.";
+    if (view.phase === "turn") return "A lottery ticket wins $50 each time a Lottery finds both its numbers among the Shaker's six dice.";
+    return null;
+  },
+
+  render({ view, names, seat: me, legal = [], act }) {
+    const placeable = new Set(legal.filter((a) => a.type === "marker").map((a) => a.space));
     const board = view.board;
     const n = board.length;
     const side = n % 4 === 0 ? n / 4 + 1 : 0;
@@ -66,7 +71,7 @@ export default {
       }
       const amount = sp.amount ? (sp.kind === "pay" ? ` −$${sp.amount}` : ` +$${sp.amount}`) : "";
       return h("li", { class: `space k-${sp.kind}`, style, "aria-label": `space ${i}: ${sp.name}${amount}${at[i] ? `; pieces: ${at[i].map(letter).join(", ")}` : ""}` },
-        h("span", { class: "sp-name" }, sp.name), amount ? h("span", { class: "sp-amt" }, amount) : h("span", { class: "sp-kind" }, KIND_LABEL[sp.kind] || ""),
+        h("span", { class: "sp-name" }, sp.name), amount ? h("span", { class: "sp-amt" }, amount) : KIND_LABEL[sp.kind] && KIND_LABEL[sp.kind] !== sp.name ? h("span", { class: "sp-kind" }, KIND_LABEL[sp.kind]) : null,
         h("span", { class: "pieces" }, ...(at[i] || []).map((s) => h("span", { class: "piece", style: `background:${seatColor(s)}`, title: names[s] }, letter(s)))));
     });
 
@@ -81,9 +86,12 @@ export default {
       h("ul", { class: "sweep", "aria-label": "Sweepstakes betting spaces" }, ...spaces.map((sp) => {
         const who = markers[sp];
         const [p, prize] = view.odds?.[sp] ? [view.odds[sp].p, view.odds[sp].prize] : SWEEP[kindOf(sp)];
-        return h("li", { class: `sw sw-${kindOf(sp)}${who !== undefined ? " taken" : ""}`, title: `${spaceName(sp)}: ${fraction(p)} to win $${prize}` },
-          h("span", { class: "sw-name" }, sp.replace("split-", "S").replace("high-", "H")), h("span", { class: "sw-prize" }, `$${prize}`),
-          who !== undefined ? h("span", { class: "piece", style: `background:${seatColor(who)}` }, letter(who)) : null);
+        const words = `${spaceName(sp)}: ${fraction(p)} to win $${prize}`;
+        const inner = [h("span", { class: "sw-name" }, sp.replace("split-", "S").replace("high-", "H")), h("span", { class: "sw-prize" }, `$${prize}`),
+          placeable.size ? h("span", { class: "sw-p" }, `${(100 * ratio(p)).toFixed(0)}%`) : null,
+          who !== undefined ? h("span", { class: "piece", style: `background:${seatColor(who)}` }, letter(who)) : null];
+        return h("li", { class: `sw sw-${kindOf(sp)}${who !== undefined ? " taken" : ""}`, title: words },
+          placeable.has(sp) ? h("button", { class: "sw-btn", "data-space": sp, "aria-label": `place your marker: ${words}`, onclick: () => act({ type: "marker", space: sp }) }, ...inner) : inner);
       })),
       view.last_card ? h("blockquote", { class: "fortune", "aria-label": "last Fortune card" }, view.last_card) : null,
       Object.keys(view.horse_cards || {}).length ? h("p", { class: "muted" }, "Horse cards: ", Object.entries(view.horse_cards).map(([s, c]) => `${letter(Number(s))} #${c}`).join(", ")) : null);

@@ -8,6 +8,7 @@ const CALLS = {
   slap: { text: "Slap the elephant", keys: "space or E" },
   snap_fingers: { text: "Snap fingers (mouse)", keys: "M" },
 };
+const RESULT = { good: "first, takes the cards", false: "false call, pays a penalty", "too late": "too late" };
 const KEYS = { " ": ["snap", "slap"], s: ["snap"], e: ["slap"], m: ["snap_fingers"], f: ["flip"], enter: ["flip"] };
 
 export function raceList(race, names) {
@@ -15,10 +16,11 @@ export function raceList(race, names) {
   const arrivals = race.arrivals || race.order || race.calls || [];
   if (!arrivals.length) return null;
   return h("section", { class: "race", "aria-label": "order of the last race", "data-testid": "race" },
-    h("h3", {}, race.flip !== undefined ? `Race on flip ${race.flip}` : "Last race"),
+    h("h3", {}, race.move !== undefined ? `Last race: calls on move ${race.move}, in the order the table heard them` : "Last race"),
     h("ol", {}, ...arrivals.map((a, i) => {
       const seat = typeof a === "number" ? a : a.seat;
-      const what = typeof a === "object" ? [a.action?.type || a.call || a.type, a.result || a.outcome].filter(Boolean).join(": ") : "";
+      const call = CALLS[a.type]?.text.replace("!", "") || a.type || "";
+      const what = typeof a === "object" ? [call, RESULT[a.result] || a.result].filter(Boolean).join(": ") : "";
       const ms = typeof a === "object" && (a.ms ?? a.after_ms) !== undefined ? ` +${Math.round(a.ms ?? a.after_ms)} ms` : "";
       return h("li", { class: i === 0 ? "first" : null }, h("strong", {}, `${i + 1}. `), seatTag(seat, names), what ? ` ${what}` : "", ms);
     })));
