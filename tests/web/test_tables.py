@@ -40,7 +40,7 @@ def until(get: Any, ok: Any, seconds: float = 20) -> Any:
 
 def start_with(server: Server, game: str, seats: list[dict[str, Any]], **extra: Any) -> tuple:
     """A table with a human in seat 0 (joined as Sam) started; returns (table_id, token)."""
-    made = server.table(game, seats, bot_pace="instant", **extra)
+    made = server.table(game, seats, **({"bot_pace": "instant"} | extra))
     tid = made["table_id"]
     joined = server.call("POST", f"/api/tables/{tid}/join", {"name": "Sam", "seat": 0})
     server.call("POST", f"/api/tables/{tid}/start", token=made["host_token"])

@@ -60,7 +60,7 @@ export function chip(value, { size = 34, color = "#0072B2", label } = {}) {
   return s("svg", { class: "chip", width: size, height: size, viewBox: "0 0 34 34", role: "img", "aria-label": label || `chip of ${value}` },
     s("circle", { cx: 17, cy: 17, r: 16, fill: color, stroke: "#111", "stroke-width": 1.2 }),
     s("circle", { cx: 17, cy: 17, r: 11, fill: "none", stroke: light(color) ? "#555" : "#fff", "stroke-width": 2, "stroke-dasharray": "4 3" }),
-    s("text", { x: 17, y: 21.5, "text-anchor": "middle", "font-size": value >= 100 ? 10 : 12, "font-weight": 700, fill: light(color) ? "#111" : "#fff" }, String(value)));
+    s("text", { x: 17, y: 21.5, "text-anchor": "middle", "font-size": value >= 1000 ? 7.5 : value >= 100 ? 9 : 12, "font-weight": 700, fill: light(color) ? "#111" : "#fff" }, String(value)));
 }
 
 /** A Snake Eyes numbered card, face up (number shown) or face down (its back). */

@@ -194,10 +194,10 @@ function drawControls(frame) {
     buttons.push(h("button", { class: `act act-${a.type}${buttons.length === 0 ? " primary" : ""}`, "data-action": a.type, "aria-keyshortcuts": n <= 9 ? String(n) : null,
       onclick: () => act(a) }, n <= 9 ? h("kbd", { "aria-hidden": "true" }, String(n)) : null, h("span", {}, label)));
   });
-  const hint = app.renderer?.hint?.(frame.view);
   const mine = isMine(frame) || legal.length > 0;
+  const hint = mine || app.seat === "dealer" ? app.renderer?.hint?.(frame.view, { dealer: app.seat === "dealer", due: frame.dealer_due }) : null;
   const who = app.seat === null || app.seat === undefined ? h("p", { class: "muted" }, "You are watching.")
-    : !mine && frame.status === "playing" ? h("p", { class: "muted" }, "Waiting for the others…") : null;
+    : !mine && !hint && frame.status === "playing" ? h("p", { class: "muted" }, "Waiting for the others…") : null;
   box.hidden = !buttons.length && !hint && !who && frame.status !== "playing";
   mount(box, h("h2", {}, mine && buttons.length ? "Your move" : "Moves"), hint ? h("p", { class: "hint" }, hint) : null, who, h("div", { class: "buttons" }, ...buttons));
 }

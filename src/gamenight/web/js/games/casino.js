@@ -45,6 +45,12 @@ export default {
     return "";
   },
 
+  hint(view, { dealer = false, due = false } = {}) {
+    if (dealer) return due ? "Read the two dice off the table, enter them below, check the lit areas, then settle." : "Nothing to enter until the shooter rolls.";
+    if (view.phase === "offer" || view.phase === "betting") return "To wager: pick a chip, then tap an area of the layout. “Take down” then an area takes your chips back.";
+    return null;
+  },
+
   label(action) {
     const named = { accept: "Take the dice", decline: "Decline the dice", roll: "Roll the dice", done: "Done betting", give_up: "Give up the dice", settle: "Settle the layout" };
     if (named[action.type]) return named[action.type];
@@ -94,7 +100,7 @@ export default {
     const results = view.results || [];
     const top = h("section", { class: "cas-top" },
       h("div", { class: "cas-dice" }, last ? dice(last, { size: 52 }) : null,
-        h("div", {}, h("div", { class: "big-total", "data-testid": "last-total" }, results.length ? String(view.entered ? last[0] + last[1] : results[results.length - 1]) : "–"),
+        h("div", {}, h("div", { class: "big-total", "data-testid": "last-total" }, view.entered ? String(view.entered[0] + view.entered[1]) : results.length ? String(results[results.length - 1]) : "–"),
           h("div", { class: "muted" }, view.entered ? "entered, not settled" : `roll ${view.rolls}`))),
       h("div", { class: "cas-who" },
         h("div", {}, "Shooter: ", h("strong", {}, view.shooter === null || view.shooter === undefined ? (view.dealer_rolls ? "the dealer" : "none") : names[view.shooter])),
@@ -112,19 +118,26 @@ export default {
 };
 
 /** The dealer's controls: enter the dice read off the table, amend, void, settle. */
+const faces = [null, null];
+function alertPick() {
+  const m = document.getElementById("dealer-msg");
+  if (m) m.textContent = "Pick a face for each die first.";
+} // the dealer's picks survive redraws until entered
+
 function dealerPanel({ view, act, dealerLegal = [] }) {
-  const faces = [1, 1];
   const pick = (i) => h("div", { class: "dealer-die", role: "radiogroup", "aria-label": `die ${i + 1}` },
-    ...[1, 2, 3, 4, 5, 6].map((f) => h("button", { class: "face", "aria-label": `die ${i + 1} shows ${f}`, "data-face": `${i}-${f}`,
-      onclick: (e) => { faces[i] = f; for (const b of e.currentTarget.parentNode.children) b.classList.toggle("sel", b === e.currentTarget); } }, String(f))));
+    ...[1, 2, 3, 4, 5, 6].map((f) => h("button", { class: `face${faces[i] === f ? " sel" : ""}`, "aria-pressed": String(faces[i] === f), "aria-label": `die ${i + 1} shows ${f}`, "data-face": `${i}-${f}`,
+      onclick: (e) => { faces[i] = f; for (const b of e.currentTarget.parentNode.children) { b.classList.toggle("sel", b === e.currentTarget); b.setAttribute("aria-pressed", String(b === e.currentTarget)); } } }, String(f))));
+  const ready = faces[0] && faces[1];
   const types = new Set(dealerLegal.map((a) => a.type));
   const entering = view.phase === "rolling" || view.phase === "entered";
   return h("section", { class: "dealer", "aria-label": "dealer controls" },
     h("h3", {}, "Dealer"),
     entering ? [pick(0), pick(1)] : h("p", { class: "muted" }, "Waiting for the shooter to roll."),
     h("div", { class: "buttons" },
-      view.phase === "rolling" ? h("button", { onclick: () => act({ type: "dice", faces: [...faces] }, null) }, "Enter the dice") : null,
-      view.phase === "entered" ? h("button", { onclick: () => act({ type: "amend", faces: [...faces] }, null) }, "Amend the result") : null,
-      view.phase === "entered" || types.has("settle") ? h("button", { class: "primary", onclick: () => act({ type: "settle" }, null) }, "Settle") : null,
-      entering ? h("button", { onclick: () => act({ type: "void", reason: "No roll called by the dealer" }, null) }, "No roll (void)") : null));
+      view.phase === "rolling" ? h("button", { class: "primary", onclick: () => ready ? act({ type: "dice", faces: [...faces] }) : alertPick() }, "Enter the dice") : null,
+      view.phase === "entered" ? h("button", { onclick: () => ready ? act({ type: "amend", faces: [...faces] }) : alertPick() }, "Amend the result") : null,
+      view.phase === "entered" || types.has("settle") ? h("button", { class: "primary", onclick: () => { faces[0] = faces[1] = null; act({ type: "settle" }); } }, "Settle") : null,
+      entering ? h("button", { onclick: () => act({ type: "void", reason: "No roll called by the dealer" }) }, "No roll (void)") : null),
+    h("p", { class: "form-msg", id: "dealer-msg", role: "status" }));
 }

@@ -79,7 +79,7 @@ export default {
     const markers = view.markers || {};
     const shaker = view.shaker || [];
     const centre = h("div", { class: "gb-centre", style: side ? `grid-row:2/${side};grid-column:2/${side}` : null },
-      h("div", { class: "gb-roll" }, dice(view.last_roll, { size: 40 }), h("span", { class: "muted" }, view.last_roll ? `last roll ${view.last_roll[0] + view.last_roll[1]}` : "no roll yet")),
+      h("div", { class: "gb-roll" }, dice(view.last_roll, { size: 40 }), h("span", { class: "muted" }, view.last_roll ? `last roll ${view.last_roll[0] + view.last_roll[1]}` : "no roll yet this turn")),
       h("div", { class: "shaker", "aria-label": `Shaker${shaker.length ? `: ${shaker.join("-")}` : " empty"}${view.shaker_for ? ` (for the ${view.shaker_for})` : ""}` },
         h("div", { class: "label" }, view.shaker_for ? `Shaker (${view.shaker_for})` : "Shaker"),
         h("div", { class: "shaker-dice" }, ...[0, 1, 2, 3, 4, 5].map((i) => h("div", { class: "pos" }, die(shaker[i] ?? null, { size: 30 }), h("span", {}, String(i + 1)))))),
