@@ -206,7 +206,9 @@ function drawTurn(frame) {
   const text = app.renderer?.turn?.(frame.view, names()) || "";
   const t = $("turn");
   const mine = isMine(frame);
-  t.textContent = mine ? `Your turn${text ? ` · ${text}` : ""}` : text;
+  const me = names()[app.seat];
+  const redundant = !text || (me && (text === `${me}'s turn` || text === `${me} decides`));
+  t.textContent = mine ? (redundant ? "Your turn" : `Your turn · ${text}`) : text;
   t.classList.toggle("mine", mine);
   document.body.classList.toggle("my-turn", mine);
 }
