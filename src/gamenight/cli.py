@@ -277,6 +277,9 @@ def serve(
         list[str] | None, typer.Option(help="another web origin allowed to open WebSockets")
     ] = None,
     idle_minutes: Annotated[float, typer.Option(help="close tables idle this long")] = 360.0,
+    rate_limit: Annotated[
+        float, typer.Option(help="frames a second one WebSocket may send (bursts of twice that)")
+    ] = 20.0,
 ) -> None:
     """Serve every game online: tables, seats and bots over HTTP and WebSockets."""
     from gamenight.server.app import Settings
@@ -290,6 +293,8 @@ def serve(
             port=port,
             allowed_origins=list(allow_origin or []),
             idle_minutes=idle_minutes,
+            rate_per_second=rate_limit,
+            rate_burst=2 * rate_limit,
         )
     )
 

@@ -181,6 +181,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await conn.ws.close(code=1001, reason="server shutting down")
         await service.fanout.close()
         await storage.close()
+        log.info("stopped cleanly: %d moves were in flight, all settled", service.in_flight)
 
     app = FastAPI(
         title="gamenight",
@@ -458,7 +459,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         e = ServerError("rate_limited", "too many frames: closing")
                         await refuse(conn.ws, e, 4429)
                         return
-                    raise ServerError("rate_limited", "slow down: at most 20 frames a second")
+                    raise ServerError(
+                        "rate_limited",
+                        f"slow down: at most {settings.rate_per_second:g} frames a second",
+                    )
                 if text is None:
                     if len(data) > MAX_FRAME:
                         raise ServerError(

@@ -7,6 +7,7 @@ by replaying its moves.
 
 from __future__ import annotations
 
+import importlib.util
 import time
 from pathlib import Path
 from typing import Any
@@ -69,6 +70,8 @@ def normalise_url(url: str | None) -> str:
     """Accept plain ``sqlite:///`` and ``postgresql://`` URLs and pick the async drivers."""
     if not url:
         return SQLITE_DEFAULT
+    if url.startswith("postgresql+psycopg://") and importlib.util.find_spec("psycopg") is None:
+        url = "postgresql://" + url.split("://", 1)[1]  # psycopg 3 not installed: asyncpg
     for plain, driver in (
         ("sqlite://", "sqlite+aiosqlite://"),
         ("postgresql://", "postgresql+asyncpg://"),

@@ -399,6 +399,7 @@ class TableService:
             table.host_hash = rematch_of.host_hash
             for new, old in zip(table.all_seats(), rematch_of.all_seats(), strict=True):
                 new[1].name, new[1].token_hash = old[1].name, old[1].token_hash
+        table.last_active = self.clock()
         self._make_bots(table)
         await self.storage.create_table(self._row(table))
         self.tables[table.id] = table
@@ -517,10 +518,14 @@ class TableService:
             async with table.lock, self.lease.hold(table.id):
                 await self.catch_up(table)
                 accepted = await self._apply(table, seat, move, action)
+                running = table.tasks.get("timer")
+                if running is not None and running[0] == seat:  # acted: a fresh timer next
+                    running[1].cancel()
+                    del table.tasks["timer"]
         finally:
             self.in_flight -= 1
-        if timer:
-            await self._notify(table, "timer", seat=seat, action=action)
+        if timer:  # announced first, with the move the default action was played at
+            await self._notify(table, "timer", seat=seat, action=action, move=accepted.first)
         await self._notify(table, "moves")
         return accepted
 
@@ -690,12 +695,16 @@ class TableService:
             return
         n = table.move
         for key, (at, task) in list(table.tasks.items()):
-            if at != n:
+            if at != n and key != "timer":
                 task.cancel()
                 del table.tasks[key]
         actors = st.actors()
-        for seat, bot in table.bots.items():
-            if seat not in actors or seat in table.tasks:
+        # turn-based games: bots act in the order the rules list the actors (as the simulator
+        # does), so a casino shooter waits for the other seats; Snap and Slap race for real
+        ready = actors if table.realtime else actors[:1]
+        for seat in ready:
+            bot = table.bots.get(seat)
+            if bot is None or seat in table.tasks:
                 continue
             planned = self._bot_plan(table, seat, bot)
             if planned is not None:
@@ -704,12 +713,19 @@ class TableService:
                     n,
                     asyncio.create_task(self._bot_move(table, seat, at, action, delay)),
                 )
-        if not (table.turn_seconds and actors and actors[0] not in table.bots):
+        # the timer runs for the first seat to act until that seat acts (its key holds the seat)
+        due = actors[0] if table.turn_seconds and actors and actors[0] not in table.bots else None
+        current = table.tasks.get("timer")
+        if current is not None and current[0] != due:
+            current[1].cancel()
+            del table.tasks["timer"]
+            current = None
+        if due is None:
             table.deadline = None
-        elif "timer" not in table.tasks:
+        elif current is None and table.turn_seconds:
             table.deadline = self.clock() + table.turn_seconds
-            timer = self._timeout(table, actors[0], n, table.turn_seconds)
-            table.tasks["timer"] = (n, asyncio.create_task(timer))
+            timer = self._timeout(table, due, table.turn_seconds)
+            table.tasks["timer"] = (due, asyncio.create_task(timer))
 
     def _bot_plan(
         self, table: Table, seat: int, bot: Any
@@ -751,16 +767,17 @@ class TableService:
         except Exception:
             log.exception("bot at table %s seat %s failed", table.id, seat)
 
-    async def _timeout(self, table: Table, seat: int, at: int, seconds: float) -> None:
+    async def _timeout(self, table: Table, seat: int, seconds: float) -> None:
         try:
             await asyncio.sleep(seconds)
             table.tasks.pop("timer", None)
-            if table.move != at:
+            actors = table.state.actors()
+            if table.status != "playing" or not actors or actors[0] != seat:
                 return
             action = default_action(table.state, seat)
             if action is None:
                 return
-            await self.play(table, seat, at, action, timer=True)
+            await self.play(table, seat, table.move, action, timer=True)
         except ServerError:
             self._schedule(table)
         except asyncio.CancelledError:
