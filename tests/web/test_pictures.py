@@ -30,7 +30,9 @@ def test_shake_table_at_desktop_and_phone_width(server: Server, new_context: Any
     play_a_little(page, 8)
     page.wait_for_selector("[data-testid=crap-chance]")
     shot(page, "shake")
-    phone = sit(new_context(viewport=PHONE, is_mobile=True, has_touch=True), server, tid, 0, token, "Sam")
+    phone = sit(
+        new_context(viewport=PHONE, is_mobile=True, has_touch=True), server, tid, 0, token, "Sam"
+    )
     phone.wait_for_selector("table.pad")
     # readable at 360 px: nothing wider than the screen except the score pad's own scroller
     overflow = phone.evaluate("document.documentElement.scrollWidth")
@@ -70,7 +72,11 @@ def test_slap_the_elephant_table(server: Server, context: Any) -> None:
 
 
 def test_casino_layout_with_chips(server: Server, context: Any) -> None:
-    seats = [HUMAN, {"kind": "bot", "strategy": "every_area"}, {"kind": "bot", "strategy": "hardways"}]
+    seats = [
+        HUMAN,
+        {"kind": "bot", "strategy": "every_area"},
+        {"kind": "bot", "strategy": "hardways"},
+    ]
     tid, token = start_with(server, "snake-eyes-casino", seats)
     page = sit(context, server, tid, 0, token, "Sam")
     page.wait_for_selector("[data-area=num6]:not([disabled])")

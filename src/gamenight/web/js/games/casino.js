@@ -128,15 +128,15 @@ function dealerPanel({ view, act, dealerLegal = [] }) {
   const pick = (i) => h("div", { class: "dealer-die", role: "radiogroup", "aria-label": `die ${i + 1}` },
     ...[1, 2, 3, 4, 5, 6].map((f) => h("button", { class: `face${faces[i] === f ? " sel" : ""}`, "aria-pressed": String(faces[i] === f), "aria-label": `die ${i + 1} shows ${f}`, "data-face": `${i}-${f}`,
       onclick: (e) => { faces[i] = f; for (const b of e.currentTarget.parentNode.children) { b.classList.toggle("sel", b === e.currentTarget); b.setAttribute("aria-pressed", String(b === e.currentTarget)); } } }, String(f))));
-  const ready = faces[0] && faces[1];
+  const ready = () => faces[0] && faces[1];
   const types = new Set(dealerLegal.map((a) => a.type));
   const entering = view.phase === "rolling" || view.phase === "entered";
   return h("section", { class: "dealer", "aria-label": "dealer controls" },
     h("h3", {}, "Dealer"),
     entering ? [pick(0), pick(1)] : h("p", { class: "muted" }, "Waiting for the shooter to roll."),
     h("div", { class: "buttons" },
-      view.phase === "rolling" ? h("button", { class: "primary", onclick: () => ready ? act({ type: "dice", faces: [...faces] }) : alertPick() }, "Enter the dice") : null,
-      view.phase === "entered" ? h("button", { onclick: () => ready ? act({ type: "amend", faces: [...faces] }) : alertPick() }, "Amend the result") : null,
+      view.phase === "rolling" ? h("button", { class: "primary", onclick: () => ready() ? act({ type: "dice", faces: [...faces] }) : alertPick() }, "Enter the dice") : null,
+      view.phase === "entered" ? h("button", { onclick: () => ready() ? act({ type: "amend", faces: [...faces] }) : alertPick() }, "Amend the result") : null,
       view.phase === "entered" || types.has("settle") ? h("button", { class: "primary", onclick: () => { faces[0] = faces[1] = null; act({ type: "settle" }); } }, "Settle") : null,
       entering ? h("button", { onclick: () => act({ type: "void", reason: "No roll called by the dealer" }) }, "No roll (void)") : null),
     h("p", { class: "form-msg", id: "dealer-msg", role: "status" }));
