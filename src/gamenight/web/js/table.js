@@ -105,7 +105,7 @@ function joinLink() { return `${location.origin}/t/${encodeURIComponent(tableId)
 function seatList(summary) {
   return h("ul", { class: "seat-list" }, ...summary.seats.map((s) => h("li", { class: s.connected ? "online" : "" },
     typeof s.seat === "number" ? seatTag(s.seat, names()) : h("span", { class: "seat-tag" }, h("span", { class: "seat-name" }, "Dealer")),
-    s.kind === "bot" ? h("span", { class: "badge" }, `bot${s.level ? ` · ${s.level}` : ""}${s.strategy ? ` · ${s.strategy}` : ""}`) : null,
+    s.kind === "bot" ? h("span", { class: "badge" }, `bot${s.level ? ` · ${s.level}` : ""}${s.strategy ? ` · ${s.strategy.replaceAll("_", " ")}` : ""}`) : null,
     s.kind !== "bot" && !s.taken ? h("span", { class: "muted" }, "open seat") : null,
     s.kind !== "bot" && s.taken ? h("span", { class: `dot ${s.connected ? "on" : "off"}`, "aria-label": s.connected ? "connected" : "not connected" }, s.connected ? "online" : "away") : null,
     s.seat === app.seat ? h("span", { class: "badge turn" }, "you") : null)));
@@ -164,7 +164,9 @@ function drawSeats() {
 
 // ---- playing ---------------------------------------------------------------------------------
 function isMine(frame) {
-  return typeof app.seat === "number" && (frame.actors || []).includes(app.seat);
+  if (typeof app.seat !== "number") return false;
+  const own = app.renderer?.isMine?.(frame.view, app.seat); // Snap: everyone may call, one flips
+  return own === undefined ? (frame.actors || []).includes(app.seat) : own;
 }
 
 function act(action) {
@@ -194,11 +196,11 @@ function drawControls(frame) {
     buttons.push(h("button", { class: `act act-${a.type}${buttons.length === 0 ? " primary" : ""}`, "data-action": a.type, "aria-keyshortcuts": n <= 9 ? String(n) : null,
       onclick: () => act(a) }, n <= 9 ? h("kbd", { "aria-hidden": "true" }, String(n)) : null, h("span", {}, label)));
   });
-  const mine = isMine(frame) || legal.length > 0;
+  const mine = isMine(frame) || buttons.length > 0;
   const hint = mine || app.seat === "dealer" ? app.renderer?.hint?.(frame.view, { dealer: app.seat === "dealer", due: frame.dealer_due }) : null;
   const who = app.seat === null || app.seat === undefined ? h("p", { class: "muted" }, "You are watching.")
     : !mine && !hint && frame.status === "playing" ? h("p", { class: "muted" }, "Waiting for the others…") : null;
-  box.hidden = !buttons.length && !hint && !who && frame.status !== "playing";
+  box.hidden = !buttons.length && !hint && !who;
   mount(box, h("h2", {}, mine && buttons.length ? "Your move" : "Moves"), hint ? h("p", { class: "hint" }, hint) : null, who, h("div", { class: "buttons" }, ...buttons));
 }
 
@@ -338,7 +340,7 @@ async function openReplay() {
   panel.querySelector("button")?.focus();
 }
 
-function onFrame(frame) {
+let onFrame = function onFrame(frame) {
   switch (frame.type) {
     case "welcome":
       app.seat = frame.seat;
@@ -380,7 +382,7 @@ function connect() {
   app.socket?.close();
   const me = seats.get(tableId);
   app.seat = me ? me.seat : null;
-  app.socket = new TableSocket(tableId, me?.token || null, { onFrame, onStatus: connection });
+  app.socket = new TableSocket(tableId, me?.token || null, { onFrame: (f) => onFrame(f), onStatus: connection });
 }
 
 function onKey(e) {
@@ -401,18 +403,26 @@ function onKey(e) {
 
 async function main() {
   if (!tableId) { $("title").textContent = "No table"; return; }
+  // the socket and the summary start together; frames wait until the game's renderer is loaded
+  const early = [];
+  let ready = false;
+  const dispatch = onFrame;
+  onFrame = (frame) => (ready ? dispatch(frame) : early.push(frame));
+  connect();
   try {
     const summary = await api(`/api/tables/${encodeURIComponent(tableId)}`);
     app.renderer = await loadRenderer(summary.game);
     updateSummary(summary);
   } catch (err) {
+    app.socket?.close();
     $("title").textContent = "Table not found";
     mount($("main"), h("p", { class: "panel" }, `This table does not exist (${err.message}). `, h("a", { href: "/" }, "Back to the lobby")));
     connection("closed");
     return;
   }
+  ready = true;
+  for (const frame of early.splice(0)) dispatch(frame);
   document.addEventListener("keydown", onKey);
-  connect();
 }
 
 main();

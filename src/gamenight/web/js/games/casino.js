@@ -100,8 +100,8 @@ export default {
     const results = view.results || [];
     const top = h("section", { class: "cas-top" },
       h("div", { class: "cas-dice" }, last ? dice(last, { size: 52 }) : null,
-        h("div", {}, h("div", { class: "big-total", "data-testid": "last-total" }, view.entered ? String(view.entered[0] + view.entered[1]) : results.length ? String(results[results.length - 1]) : "–"),
-          h("div", { class: "muted" }, view.entered ? "entered, not settled" : `roll ${view.rolls}`))),
+        h("div", {}, h("div", { class: "big-total", "data-testid": "last-total" }, view.entered ? String(view.entered[0] + view.entered[1]) : results.length ? String(results[results.length - 1]) : ""),
+          h("div", { class: "muted" }, view.entered ? "entered, not settled" : view.rolls ? `roll ${view.rolls}` : "no roll yet"))),
       h("div", { class: "cas-who" },
         h("div", {}, "Shooter: ", h("strong", {}, view.shooter === null || view.shooter === undefined ? (view.dealer_rolls ? "the dealer" : "none") : names[view.shooter])),
         h("div", {}, "Bank: ", h("strong", {}, String(view.bank)))),

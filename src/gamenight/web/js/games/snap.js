@@ -41,6 +41,10 @@ export default {
     return null;
   },
 
+  isMine(view, seat) {
+    return view.turn === seat && view.winner === null;
+  },
+
   onKey(key, { legal, act }) {
     const want = KEYS[key.toLowerCase()] || [];
     const a = legal.find((x) => want.includes(x.type));
