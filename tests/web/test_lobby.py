@@ -18,9 +18,6 @@ def test_newcomer_creates_shake_with_two_bots_and_finishes(server: Server, conte
     assert page.get_by_role("radio", name="Shake").is_checked()
     page.get_by_label("Your name").fill("Newcomer")
     page.get_by_label("Players").fill("3")
-    # bots that shake sixty times a turn would take minutes at a person's pace
-    page.get_by_text("Table settings").click()
-    page.get_by_label("Bot speed").select_option("instant")
     shot(page, "lobby")
     page.get_by_role("button", name="Create the table").click()
     page.wait_for_url("**/t/*")

@@ -96,6 +96,17 @@ def test_two_players_join_snake_eyes_by_link_and_play_to_the_end(
     last = ann.locator(".replay-where").inner_text()
     ann.get_by_role("button", name="previous move").click()
     assert ann.locator(".replay-where").inner_text() != last
+    ann.get_by_role("button", name="Close").click()
+    # a rematch: Ann asks, Ben is offered the new table, both keep their seats there
+    ann.get_by_role("button", name="Rematch").click()
+    ann.wait_for_url(re.compile(r"/t/(?!" + tid + ")"))
+    ben.get_by_role("button", name="Go to the rematch").click()
+    ben.wait_for_url(ann.url)
+    for page in (ann, ben):
+        page.wait_for_selector("#waiting:not([hidden])")
+        assert page.locator("#waiting .badge", has_text="you").count() == 1
+    ben.get_by_role("button", name="Start the game").click()
+    ann.wait_for_selector("#play:not([hidden])")
 
 
 def test_snap_race_shows_the_servers_order(server: Server, new_context: Any) -> None:

@@ -63,8 +63,12 @@ function optionField(opt) {
     h("input", { id, name: opt.name, "data-kind": "text", value: opt.default ?? "", placeholder: opt.default === null ? "none" : null, "aria-describedby": `${id}-help` }), help);
 }
 
+// Bots in a race game need a person's reaction time to be beatable; elsewhere they need not wait.
+const REALTIME = new Set(["snap", "slap-the-elephant"]);
+
 function drawGameForm() {
   const g = chosen;
+  $("bot-pace").value = REALTIME.has(g.id) ? "human" : "instant";
   const players = $("players");
   players.min = g.min_players;
   players.max = g.max_players;

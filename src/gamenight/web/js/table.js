@@ -155,6 +155,22 @@ function updateSummary(summary) {
   else $("join").hidden = true;
   drawSeats();
   if (app.frame) draw();
+  if (summary.rematch && app.finished) offerRematch(summary.rematch);
+}
+
+/** Someone asked for a rematch: the same seat (the same token) waits at the new table. */
+function offerRematch(newId) {
+  const over = $("over");
+  if (over.querySelector("#rematch-join")) return;
+  const me = seats.get(tableId);
+  const go = () => {
+    if (me) seats.set(newId, me);
+    const host = hostTokens.get(tableId);
+    if (host) hostTokens.set(newId, host);
+    location.href = `/t/${encodeURIComponent(newId)}`;
+  };
+  over.append(h("p", { class: "note strong" }, "A rematch is set up at a new table. ",
+    h("button", { class: "primary", id: "rematch-join", onclick: go }, "Go to the rematch")));
 }
 
 function drawSeats() {
@@ -265,9 +281,23 @@ function onState(frame) {
   drawLog(lines);
   app.history.push({ move: frame.move, view: frame.view, events: lines });
   if (app.history.length > 2000) app.history.shift();
+  saveHistory();
   draw();
   startTimer(frame.deadline);
 }
+
+// The frames this tab has seen, kept for the tab's life so a reload keeps the replay's pictures.
+const HISTORY_KEY = `gamenight:frames:${tableId}`;
+let saveTimer = null;
+function saveHistory() {
+  clearTimeout(saveTimer);
+  saveTimer = setTimeout(() => {
+    for (let keep = app.history.length; keep > 0; keep = Math.floor(keep / 2)) {
+      try { sessionStorage.setItem(HISTORY_KEY, JSON.stringify(app.history.slice(-keep))); return; } catch { /* full: keep fewer */ }
+    }
+  }, 500);
+}
+try { app.history = JSON.parse(sessionStorage.getItem(HISTORY_KEY)) || []; } catch { app.history = []; }
 
 let timerHandle = null;
 function startTimer(deadline) {
@@ -302,6 +332,7 @@ function onFinished(frame) {
       h("button", { id: "replay-open", onclick: openReplay }, "Replay the game"),
       h("a", { class: "button", href: "/" }, "Back to the lobby")));
   panel.hidden = false;
+  if (app.summary?.rematch) offerRematch(app.summary.rematch);
 }
 
 function trophy() {
