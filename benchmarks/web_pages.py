@@ -11,16 +11,45 @@ to a bare page of one small file measured in the same run (the baseline).
 from __future__ import annotations
 
 import argparse
+import json
+import socket
 import statistics
 import sys
+import urllib.request
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from playwright.sync_api import sync_playwright
 
-from playwright.sync_api import sync_playwright  # noqa: E402
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]  # fmt: skip
 
-from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, Server, free_port  # noqa: E402
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """The running server's base URL and a JSON call."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+
+    def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + path, method=method, data=data)
+        req.add_header("Content-Type", "application/json")
+        if token:
+            req.add_header("Authorization", f"Bearer {token}")
+        with urllib.request.urlopen(req, timeout=10) as res:
+            return json.loads(res.read() or b"null")
+
+    def table(self, game: str, seats: list[dict[str, Any]], **extra: Any) -> Any:
+        return self.call("POST", "/api/tables", {"game": game, "seats": seats, **extra})
+
 
 GAMES = {
     "snake-eyes": 3,
@@ -55,7 +84,9 @@ def start_server(workdir: Path) -> tuple[Any, Server]:
     raise SystemExit("the server did not start")
 
 
-def measure(browser: Any, url: str, ready: str | None, seat: Any = None) -> tuple[float, float, int]:
+def measure(
+    browser: Any, url: str, ready: str | None, seat: Any = None
+) -> tuple[float, float, int]:
     """(ms to the load event, ms until `ready` is drawn, bytes) with an empty cache."""
     ctx = browser.new_context()
     page = ctx.new_page()
