@@ -7,8 +7,10 @@ by replaying its moves.
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    bindparam,
     event,
     insert,
     select,
@@ -31,9 +34,30 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 metadata = MetaData()
+
+
+@dataclass
+class _Write:
+    """One caller's moves waiting for the next group commit."""
+
+    table_id: str
+    first: int
+    moves: list[tuple[int | None, dict[str, Any]]]
+    fields: dict[str, Any]
+    done: asyncio.Future[None]
+
+
+def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:
+    if done.done():
+        return
+    if error is None:
+        done.set_result(None)
+    else:
+        done.set_exception(error)
+
 
 tables = Table(
     "tables",
@@ -106,6 +130,9 @@ class Storage:
     def __init__(self, url: str | None = None) -> None:
         self.url = normalise_url(url)
         self.engine: AsyncEngine = create_async_engine(self.url, pool_pre_ping=False)
+        self._pending: list[_Write] = []
+        self._writer: asyncio.Task[None] | None = None
+        self._write_lock = asyncio.Lock()  # one writer per process: no SQLite lock waits
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
 
@@ -124,7 +151,7 @@ class Storage:
     async def create_table(self, row: dict[str, Any]) -> None:
         row = {**row, "created_at": row.get("created_at", time.time())}
         row.setdefault("updated_at", row["created_at"])
-        async with self.engine.begin() as conn:
+        async with self._write_lock, self.engine.begin() as conn:
             await conn.execute(insert(tables).values(**row))
 
     async def append_moves(
@@ -134,24 +161,64 @@ class Storage:
         new_moves: list[tuple[int | None, dict[str, Any]]],
         **fields: Any,
     ) -> None:
-        """Append moves ``first_index, first_index+1, ...`` (and update table fields) atomically.
+        """Append moves ``first_index, first_index+1, ...`` (and update table fields) atomically;
+        returns once they are committed.
 
-        The primary key (table_id, idx) refuses a second writer of the same index."""
-        async with self.engine.begin() as conn:
-            if new_moves:
-                await conn.execute(
-                    insert(moves),
-                    [
-                        {"table_id": table_id, "idx": first_index + i, "seat": s, "action": a}
-                        for i, (s, a) in enumerate(new_moves)
-                    ],
-                )
-            fields["updated_at"] = time.time()
-            await conn.execute(update(tables).where(tables.c.id == table_id).values(**fields))
+        Writes waiting at the same time share one transaction (group commit: one fsync for
+        many tables' moves); if that batch fails, each write is retried alone so each caller
+        gets its own answer. The primary key (table_id, idx) refuses a second writer of an index.
+        """
+        fields["updated_at"] = time.time()
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append(_Write(table_id, first_index, new_moves, fields, done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_loop())
+        await asyncio.shield(done)
+
+    async def _write_loop(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                async with self._write_lock, self.engine.begin() as conn:
+                    await self._write(conn, batch)
+            except Exception as e:
+                if len(batch) == 1:
+                    _settle(batch[0].done, e)
+                    continue
+                for item in batch:  # one by one: only the faulty write fails
+                    try:
+                        async with self._write_lock, self.engine.begin() as conn:
+                            await self._write(conn, [item])
+                    except Exception as one:
+                        _settle(item.done, one)
+                    else:
+                        _settle(item.done, None)
+                continue
+            for item in batch:
+                _settle(item.done, None)
+
+    @staticmethod
+    async def _write(conn: AsyncConnection, batch: list[_Write]) -> None:
+        rows = [
+            {"table_id": w.table_id, "idx": w.first + i, "seat": s, "action": a}
+            for w in batch
+            for i, (s, a) in enumerate(w.moves)
+        ]
+        if rows:
+            await conn.execute(insert(moves), rows)
+        latest: dict[str, dict[str, Any]] = {}
+        for w in batch:  # the last write of a table holds its newest fields
+            latest.setdefault(w.table_id, {}).update(w.fields)
+        by_keys: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+        for table_id, fields in latest.items():  # one executemany per set of fields
+            by_keys.setdefault(tuple(sorted(fields)), []).append({"tid": table_id, **fields})
+        for keys, params in by_keys.items():
+            stmt = update(tables).where(tables.c.id == bindparam("tid"))
+            await conn.execute(stmt.values({k: bindparam(k) for k in keys}), params)
 
     async def update_table(self, table_id: str, **fields: Any) -> None:
         fields["updated_at"] = time.time()
-        async with self.engine.begin() as conn:
+        async with self._write_lock, self.engine.begin() as conn:
             await conn.execute(update(tables).where(tables.c.id == table_id).values(**fields))
 
     async def load_table(self, table_id: str) -> dict[str, Any] | None:
