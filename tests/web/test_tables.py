@@ -94,6 +94,13 @@ def test_two_players_join_snake_eyes_by_link_and_play_to_the_end(
     # the replay viewer steps back through the game
     ann.get_by_role("button", name="Replay the game").click()
     last = ann.locator(".replay-where").inner_text()
+    # every move of the record has its picture, from the server's replay of the game
+    steps = int(re.search(r"of (\d+)\)", last).group(1))
+    assert steps == len(server.call("GET", f"/api/tables/{tid}/record")["moves"]) + 1
+    ann.keyboard.press("Home")
+    assert "step 1 of" in ann.locator(".replay-where").inner_text()
+    assert ann.locator(".replay-board .se-row svg.ncard.up").count() == 20  # every card up
+    ann.keyboard.press("End")
     ann.get_by_role("button", name="previous move").click()
     assert ann.locator(".replay-where").inner_text() != last
     ann.get_by_role("button", name="Close").click()
