@@ -41,14 +41,34 @@ def test_shake_table_at_desktop_and_phone_width(server: Server, new_context: Any
     assert not errors, errors
 
 
-def test_snake_eyes_and_gambler_at_phone_width(server: Server, new_context: Any) -> None:
-    for game, seats in (("snake-eyes", [HUMAN, BOT, BOT, BOT]), ("gambler", [HUMAN, BOT, BOT])):
-        tid, token = start_with(server, game, seats)
-        ctx = new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+PHONE_TABLES = {
+    "snake-eyes": [HUMAN, BOT, BOT, BOT],
+    "gambler": [HUMAN, BOT, BOT],
+    "snake-eyes-casino": [HUMAN, BOT],
+    "snap": [HUMAN, BOT, BOT],
+    "slap-the-elephant": [HUMAN, BOT, BOT],
+}
+
+
+def test_every_table_and_the_lobby_fit_a_phone(server: Server, new_context: Any) -> None:
+    ctx = new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    lobby = ctx.new_page()
+    lobby.goto(server.base + "/")
+    lobby.wait_for_selector("#games .game-pick")
+    assert lobby.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    for game, seats in PHONE_TABLES.items():
+        tid, token = start_with(server, game, seats, bot_pace="human")
         page = sit(ctx, server, tid, 0, token, "Sam")
         page.wait_for_selector("#board .game")
-        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], game
-        shot(page, f"{game}-phone")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], (game, width)
+        # the offered moves are reachable without scrolling: the controls stick to the bottom
+        if page.locator("#controls button.act").count():
+            box = page.locator("#controls button.act").first.bounding_box()
+            assert box is not None and box["y"] + box["height"] <= PHONE["height"], game
+        if game in ("snake-eyes", "gambler", "snake-eyes-casino"):
+            shot(page, f"{game}-phone")
+        page.close()
 
 
 def test_slap_the_elephant_table(server: Server, context: Any) -> None:

@@ -279,3 +279,38 @@ def test_markup_in_a_display_name_stays_text(server: Server, context: Any) -> No
     assert evil in msg.inner_text()  # shown as the characters typed
     assert page.locator("img").count() == 0
     assert not [e for e in errors if "dialog" in e or "pageerror" in e], errors
+
+
+def test_a_dropped_connection_says_reconnecting_and_resumes(server: Server, context: Any) -> None:
+    tid, token = start_with(server, "shake", [HUMAN, BOT])
+    page = context.new_page()
+    links: list[Any] = []
+
+    def flaky(ws: Any) -> None:  # the first connection is cut by the test, later ones pass
+        links.append(ws)
+        ws.connect_to_server()
+
+    page.route_web_socket(re.compile(r"/ws/"), flaky)
+    sit(None, server, tid, 0, token, "Sam", page=page)
+    page.wait_for_selector("#controls button.act")
+    links[0].close(code=1006, reason="network gone")
+    page.wait_for_selector("#conn.reconnecting")
+    assert page.locator("#conn").inner_text() == "reconnecting…"
+    page.wait_for_selector("#conn.open", timeout=15000)
+    assert len(links) >= 2
+    # the number keys press the offered moves, and the table takes them after the reconnect
+    move = server.call("GET", f"/api/tables/{tid}/view", token=token)["move"]
+    page.keyboard.press("1")
+    until(
+        lambda: server.call("GET", f"/api/tables/{tid}/view", token=token)["move"],
+        lambda m: m > move,
+    )
+
+
+def test_turn_timer_counts_down_and_the_table_moves_on(server: Server, context: Any) -> None:
+    tid, token = start_with(server, "shake", [HUMAN, BOT], turn_seconds=3)
+    page = sit(context, server, tid, 0, token, "Sam")
+    page.wait_for_selector("#timer:not([hidden])")
+    assert re.fullmatch(r"⏱ \d s", page.locator("#timer").inner_text())
+    page.wait_for_selector("#banner:not([hidden])", timeout=15000)
+    assert "Time ran out for Sam" in page.locator("#banner").inner_text()
