@@ -56,6 +56,7 @@ def test_every_table_and_the_lobby_fit_a_phone(server: Server, new_context: Any)
     lobby.goto(server.base + "/")
     lobby.wait_for_selector("#games .game-pick")
     assert lobby.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(lobby, "lobby-phone")
     for game, seats in PHONE_TABLES.items():
         tid, token = start_with(server, game, seats, bot_pace="human")
         page = sit(ctx, server, tid, 0, token, "Sam")

@@ -111,7 +111,7 @@ export default {
       h("span", { class: "seat-dot", style: `background:${seatColor(s)}`, "aria-hidden": "true" }, letter(s)), ` ${names[s]} `, h("strong", { class: "num", "data-testid": `bankroll-${s}` }, String(b)))));
 
     const pending = Object.entries(view.pending_wins || {});
-    return h("div", { class: "game casino" }, top, layout, chipRack, purses,
+    return h("div", { class: "game casino" }, top, chipRack, layout, purses,
       pending.length ? h("p", { class: "note strong" }, "To be paid: ", pending.map(([who, n]) => `${who} ${n}`).join(", ")) : null,
       ctx.dealer ? dealerPanel(ctx) : null);
   },
