@@ -71,12 +71,14 @@ def test_two_players_join_snake_eyes_by_link_and_play_to_the_end(
         assert "Ann" in page.locator("#waiting").inner_text()
     ben.get_by_role("button", name="Start the game").click()
     # whoever holds the dice throws (if the server leaves the throw to the seat) until a winner
-    for _ in range(600):
+    for i in range(600):
         if all(p.locator("#over:not([hidden])").count() for p, _ in pages):
             break
         for page, _ in pages:
             button = page.locator("#controls button.act")
             if button.count():
+                if i == 12:  # mid-game, from the seat holding the dice
+                    shot(page, "snake-eyes")
                 with contextlib.suppress(PlaywrightError):  # the table moved on meanwhile
                     button.first.click(timeout=1000)
         ann.wait_for_timeout(50)
@@ -90,7 +92,7 @@ def test_two_players_join_snake_eyes_by_link_and_play_to_the_end(
     winner = ann.locator(".se-row.winner")
     assert winner.locator("svg.ncard.down").count() == 10
     assert ann.get_by_test_id("kitty").inner_text() == "0"
-    shot(ann, "snake-eyes")
+    shot(ann, "snake-eyes-over")
     # the replay viewer steps back through the game
     ann.get_by_role("button", name="Replay the game").click()
     last = ann.locator(".replay-where").inner_text()
