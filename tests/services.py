@@ -234,7 +234,7 @@ def postgres_server() -> Iterator[Postgres | str]:
             check=True,
             capture_output=True,
         )
-        opts = f"-p {port} -k {root} -h 127.0.0.1 -F"
+        opts = f"-p {port} -k {root} -h 127.0.0.1"
         subprocess.run(
             [
                 *run_as,

@@ -159,3 +159,28 @@ async def test_sigterm_finishes_in_flight_moves_and_exits_cleanly(start_server: 
     assert "stopped cleanly: 0 moves were in flight" in log and "Traceback" not in log
     server = start_server(None)
     await check_nothing_lost(server, tables)
+
+
+async def test_every_broadcast_state_is_already_committed(start_server: Any) -> None:
+    """A spectator checks the database the moment each state frame arrives."""
+    import sqlite3
+
+    server = start_server(None)
+    made = server.table(
+        "snap", [{"kind": "bot"}] * 3, options={"max_flips": 60}, bot_pace="instant"
+    )
+    tid = made["table_id"]
+    db = sqlite3.connect(server.workdir / "gamenight.db")
+    spectator = await Client.open(server, tid, None)
+    assert server.post(f"/api/tables/{tid}/start", None, made["host_token"]).status_code == 200
+    checked = 0
+    while True:
+        frame = await spectator.expect("state", timeout=30)
+        (stored,) = db.execute("SELECT COUNT(*) FROM moves WHERE table_id = ?", (tid,)).fetchone()
+        assert stored >= frame["move"], f"move {frame['move']} broadcast before it was stored"
+        checked += 1
+        if frame["status"] == "finished":
+            break
+    assert checked > 20
+    db.close()
+    await spectator.close()

@@ -78,6 +78,8 @@ def check_frames(
         if frame["type"] == "state":
             st = states[frame["move"]]
             assert frame["view"] == seat_view(st, es)
+            if es is None:  # a spectator, the dealer or the display sees no more than any seat
+                assert all(frame["view"] == st.view(s) for s in range(st.players))
             seen.update(strings(frame["view"]))
             if frame["status"] == "playing" and es is not None:
                 assert frame["legal_actions"] == st.legal_actions(es)

@@ -445,18 +445,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     async def serve(conn: Connection) -> None:
         limit = RateLimit(settings.rate_per_second, settings.rate_burst)
-        refusals = 0
+        refusals = 0  # refused frames in a row: an occasional burst is forgiven
         while True:
             message = await conn.ws.receive()
             if message["type"] == "websocket.disconnect":
                 return
             text = message.get("text")
-            if text is None:
-                data = message.get("bytes") or b""
-                text = None
+            data = message.get("bytes") or b"" if text is None else b""
             ref = None
             try:
-                if not limit.allow():
+                if limit.allow():
+                    refusals = 0
+                else:
                     refusals += 1
                     if refusals > settings.max_refusals:
                         e = ServerError("rate_limited", "too many frames: closing")
@@ -486,6 +486,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             except ServerError as e:
                 async with conn.send_lock:
                     await conn.send({**e.frame(), "ref": ref})
+            except (WebSocketDisconnect, RuntimeError, asyncio.CancelledError):
+                raise
+            except Exception:  # a bug must not take the connection or the table down
+                log.exception("a frame at table %s failed", conn.table.id)
+                oops = ServerError("server_error", "that frame could not be handled; try again")
+                async with conn.send_lock:
+                    await conn.send({**oops.frame(), "ref": ref})
 
     async def handle(conn: Connection, frame: dict[str, Any], ref: str | None) -> None:
         kind = frame.get("type")

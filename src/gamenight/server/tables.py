@@ -297,8 +297,8 @@ class TableService:
     @staticmethod
     def _resume_dice(state: State, seed: int) -> None:
         """After a replay, draw on from where the stored moves end, not from the seed's start."""
-        if getattr(state, "dice_resumed", False):
-            return
+        if type(state.rng) is not random.Random:  # an engine chance stream keyed by draw index
+            return  # resumes by itself
         state.rng = random.Random(f"{seed}:{len(state.moves)}")
 
     @staticmethod
@@ -479,26 +479,28 @@ class TableService:
         return table
 
     async def rematch(self, table_id: str, token: str | None) -> Table:
+        """One rematch per finished table, however many seats ask at once."""
         old = await self.find(table_id)
         if not old.is_host(token):
             old.seat_of(token)
-        if old.status != "finished":
-            raise ServerError("wrong_status", "a rematch comes after the game is over")
-        if old.rematch and old.rematch in self.tables:
-            return self.tables[old.rematch]
-        spec = CreateTable(
-            game=old.game_id,
-            options={k: v for k, v in old.options.items()},
-            seats=[
-                SeatSpec(kind=s.kind, bot=s.bot, level=s.level, strategy=s.strategy)  # type: ignore[arg-type]
-                for s in old.seats
-            ],
-            turn_seconds=old.turn_seconds,
-            bot_pace=old.bot_pace,  # type: ignore[arg-type]
-        )
-        new, _ = await self.create(spec, rematch_of=old)
-        old.rematch = new.id
-        await self.storage.update_table(old.id, rematch=new.id)
+        async with old.lock:
+            if old.status != "finished":
+                raise ServerError("wrong_status", "a rematch comes after the game is over")
+            if old.rematch:
+                return await self.find(old.rematch)
+            spec = CreateTable(
+                game=old.game_id,
+                options=dict(old.options),
+                seats=[
+                    SeatSpec(kind=s.kind, bot=s.bot, level=s.level, strategy=s.strategy)  # type: ignore[arg-type]
+                    for s in old.seats
+                ],
+                turn_seconds=old.turn_seconds,
+                bot_pace=old.bot_pace,  # type: ignore[arg-type]
+            )
+            new, _ = await self.create(spec, rematch_of=old)
+            old.rematch = new.id
+            await self.storage.update_table(old.id, rematch=new.id)
         await self._notify(old, "seats")
         return new
 
