@@ -18,7 +18,10 @@ def test_newcomer_creates_shake_with_two_bots_and_finishes(server: Server, conte
     assert page.get_by_role("radio", name="Shake").is_checked()
     page.get_by_label("Your name").fill("Newcomer")
     page.get_by_label("Players").fill("3")
+    page.get_by_text("Rules options").click()  # each option with what it means
+    assert "faces worth 10" in page.locator("#options").inner_text()
     shot(page, "lobby")
+    page.get_by_text("Rules options").click()
     page.get_by_role("button", name="Create the table").click()
     page.wait_for_url("**/t/*")
     # no reading needed: whatever the game offers, the first (highlighted) button is a sane move
