@@ -16,7 +16,8 @@ function draw(view) {
   const total = $("disp-total");
   total.textContent = last === undefined ? "–" : String(last);
   total.classList.toggle("seven", last === 7);
-  mount($("disp-dice"), dice(view.entered || lastDice, { size: 90 }));
+  const faces = view.entered || lastDice || (last && hard[hard.length - 1] ? [last / 2, last / 2] : null);
+  mount($("disp-dice"), faces ? dice(faces, { size: 90 }) : []);
   $("disp-what").textContent = last === undefined ? "No roll yet"
     : last === 7 ? "Seven" : last === 2 ? "Snake Eyes" : view.entered ? "Entered, being checked" : (hard[hard.length - 1] ? `Hard ${last}` : `Total ${last}`);
   const shooter = view.shooter === null || view.shooter === undefined ? (view.dealer_rolls ? "The dealer rolls" : "") : `Shooter: ${names[view.shooter] || String.fromCharCode(65 + view.shooter)}`;
@@ -38,6 +39,7 @@ function onFrame(f) {
       if (m) hard.push(Boolean(m[2]));
       const d = /(\d) \+ (\d) =/.exec(line);
       if (d) lastDice = [Number(d[1]), Number(d[2])];
+      else if (m && !(lastDice && lastDice[0] + lastDice[1] === Number(m[1]))) lastDice = null; // a drawn roll: faces unknown
     }
     draw(f.view);
   }

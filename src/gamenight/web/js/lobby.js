@@ -141,8 +141,7 @@ async function create(e) {
   e.preventDefault();
   const msg = $("create-msg");
   msg.textContent = "";
-  const name = $("name").value.trim();
-  if (!name) { msg.textContent = "Type your name first: the others see it at the table."; $("name").focus(); return; }
+  const name = $("name").value.trim() || "Host"; // a name can be given later; nobody is stopped here
   const seatsWanted = readSeats();
   const body = { game: chosen.id, options: readOptions(), seats: seatsWanted, bot_pace: $("bot-pace").value };
   if ($("turn-seconds").value) body.turn_seconds = Number($("turn-seconds").value);

@@ -216,8 +216,10 @@ function drawControls(frame) {
   const hint = mine || app.seat === "dealer" ? app.renderer?.hint?.(frame.view, { dealer: app.seat === "dealer", due: frame.dealer_due }) : null;
   const who = app.seat === null || app.seat === undefined ? h("p", { class: "muted" }, "You are watching.")
     : !mine && !hint && frame.status === "playing" ? h("p", { class: "muted" }, "Waiting for the others…") : null;
+  const hadFocus = box.contains(document.activeElement);
   box.hidden = !buttons.length && !hint && !who;
   mount(box, h("h2", {}, mine && buttons.length ? "Your move" : "Moves"), hint ? h("p", { class: "hint" }, hint) : null, who, h("div", { class: "buttons" }, ...buttons));
+  if (hadFocus) (buttons[0] || $("turn")).focus?.(); // a keyboard player keeps their place
 }
 
 function drawTurn(frame) {
