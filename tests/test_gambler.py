@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import gamenight
 from gamenight import IllegalAction
-from gamenight.games.gambler import BadGameData, GamblerState, load_data
+from gamenight.games.gambler import BadGameData, GamblerState, data_options, load_data
 from gamenight.games.gambler.odds import has_pair, has_straight, ticket_probability, wins
 
 # The built-in track: 0 Start, 4 Sweepstakes, 6 Off to the Races, 7 Fortune, 9 Lottery, ...
@@ -299,7 +299,7 @@ def test_malformed_board_file_names_file_entry_problem(
     path = tmp_path / "myboard.toml"
     path.write_text(text)
     with pytest.raises(BadGameData, match=words) as e:
-        gamenight.new_game("gambler", board_file=str(path))
+        gamenight.new_game("gambler", **data_options(board=path))
     assert "myboard.toml" in str(e.value)
 
 
@@ -428,7 +428,7 @@ def test_custom_valid_board_is_used(tmp_path: Path) -> None:
         '[[space]]\nname="Sweep"\nkind="sweepstakes"\n[[space]]\nname="Lotto"\nkind="lottery"\n'
         '[[space]]\nname="Race"\nkind="races"\n'
     )
-    s = gamenight.new_game("gambler", players=2, first_player=0, board_file=str(path))
+    s = gamenight.new_game("gambler", players=2, first_player=0, **data_options(board=path))
     state = s.new_state(1)
     assert len(state.view()["board"]) == 6
 

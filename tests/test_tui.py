@@ -93,7 +93,9 @@ async def test_saved_record_replays_equal(tmp_path: Path) -> None:
     async with app.run_test() as pilot:
         for _ in range(6):
             await pilot.press("space")
-        await pilot.press("w")
+        await pilot.press("s")  # the dialog offers the --save path; enter saves there
+        await pilot.press("enter")
+        await pilot.pause()
         rec = json.loads((tmp_path / "rec.json").read_text())
         assert len(rec["moves"]) >= 6
         assert gamenight.replay(rec) == app.state
@@ -275,6 +277,6 @@ def test_play_refuses_more_bots_than_players_and_unknown_games() -> None:
     from gamenight.cli import app as cli
 
     too_many = CliRunner().invoke(cli, ["play", "snake-eyes", "--players", "2", "--bots", "3"])
-    assert too_many.exit_code == 2 and "--bots 3" in too_many.output
+    assert too_many.exit_code == 2 and "--bots: 3 is more than --players 2" in too_many.output
     unknown = CliRunner().invoke(cli, ["play", "no-such-game"])
     assert unknown.exit_code == 2 and "no-such-game" in unknown.output

@@ -27,7 +27,7 @@ async def test_scripted_human_beats_the_bot_to_a_snap() -> None:
         clock.ms = 1000.0  # the bot turns up its kite at 900 ms
         app.tick()
         assert app.state.matches() == [0, 1]
-        await pilot.press("s")  # the human calls before the bot's ~1.3 s reaction
+        await pilot.press("space")  # the human calls before the bot's ~1.3 s reaction
         assert app.state.pack[0][-2:] == ["kite", "kite"]
         clock.ms = 4000.0
         app.tick()
@@ -42,7 +42,7 @@ async def test_a_bot_wins_a_snap_from_a_slow_human() -> None:
         await pilot.press("f")
         clock.ms = 3000.0
         app.tick()
-        await pilot.press("s")  # the pile is gone: the human's call is now false
+        await pilot.press("space")  # the pile is gone: the human's call is now false
         log = "\n".join(str(line.text) for line in app.query_one("RichLog").lines)
         assert "bot B: snap — first correct call" in log
         assert "you: snap — nothing to call: penalty" in log

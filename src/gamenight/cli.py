@@ -1,29 +1,65 @@
-"""The ``gamenight`` command: play, simulate, replay and list games."""
+"""The ``gamenight`` command: play, simulate, replay and list games.
+
+Heavy modules (the engine's validation library, the games, Textual) load inside the commands
+that need them, so ``gamenight --help`` and ``gamenight list`` start at once.
+"""
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-from rich.table import Table
+from rich.markup import escape
 
 import gamenight
 from gamenight.engine import GamenightError
 
+
+def _lazy(module: str, name: str) -> Any:
+    """A stand-in for ``module.name`` that imports it on first call: tables and progress bars
+    cost more to import than the whole of ``gamenight --help``."""
+
+    def make(*args: Any, **kwargs: Any) -> Any:
+        return getattr(importlib.import_module(module), name)(*args, **kwargs)
+
+    return make
+
+
+Progress = _lazy("rich.progress", "Progress")
+BarColumn = _lazy("rich.progress", "BarColumn")
+MofNCompleteColumn = _lazy("rich.progress", "MofNCompleteColumn")
+TimeRemainingColumn = _lazy("rich.progress", "TimeRemainingColumn")
+Table = _lazy("rich.table", "Table")
+
 app = typer.Typer(
-    help="Play, simulate and analyse classic dice and card games.", no_args_is_help=True
+    help="Play, simulate and analyse classic dice and card games.",
+    no_args_is_help=True,
+    rich_markup_mode=None,  # plain help: Typer's Rich help would import a Markdown parser
 )
 console = Console()
 err_console = Console(stderr=True)
 
 
-def fail(e: Exception) -> typer.Exit:
-    err_console.print(f"[bold red]error:[/] {e}")
+def fail(e: Exception | str) -> typer.Exit:
+    """Print an error (its text escaped: a ``[`` in a name or path stays itself) and exit 2."""
+    err_console.print(f"[bold red]error:[/] {escape(str(e))}", soft_wrap=True)
     return typer.Exit(code=2)
+
+
+def read_text(path: Path, what: str) -> str:
+    """A file's text, or an error naming the file and what went wrong."""
+    try:
+        return path.read_text()
+    except IsADirectoryError:
+        raise fail(f"{what} {path}: is a directory, not a file") from None
+    except FileNotFoundError:
+        raise fail(f"{what} {path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise fail(f"{what} {path}: {getattr(e, 'strerror', None) or e}") from None
 
 
 def casino_settings(game: str, table_file: Path | None) -> dict[str, Any]:
@@ -34,10 +70,11 @@ def casino_settings(game: str, table_file: Path | None) -> dict[str, Any]:
         raise fail(ValueError("--table holds settings of snake-eyes-casino tables"))
     from gamenight.games.snake_eyes_casino import table_settings
 
+    text = read_text(table_file, "--table")
     try:
-        return table_settings(table_file.read_text())
-    except (OSError, GamenightError) as e:
-        raise fail(e) from None
+        return table_settings(text)
+    except GamenightError as e:
+        raise fail(f"--table {table_file}: {e}") from None
 
 
 TableFile = Annotated[
@@ -49,39 +86,47 @@ TableFile = Annotated[
 @app.command("list")
 def list_games() -> None:
     """List the games gamenight knows."""
-    for gid in gamenight.list_games():
-        console.print(f"{gid:20} {gamenight.engine.game_class(gid).title}")
+    from gamenight.catalogue import GAMES
+
+    for gid, (title, what) in GAMES.items():
+        console.print(f"[bold]{gid:18}[/] {escape(title):26} [dim]{escape(what)}[/]")
+    console.print("\n[dim]play one:[/] gamenight play snake-eyes   [dim]at the table:[/] ? help")
 
 
 @app.command()
 def replay(
-    file: Annotated[Path, typer.Argument(help="a JSON game record", exists=True, dir_okay=False)],
-    as_json: Annotated[bool, typer.Option("--json", help="print the final view as JSON")] = False,
+    file: Annotated[Path, typer.Argument(help="a JSON game record (s saves one at the table)")],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="print one JSON object for machines")
+    ] = False,
+    events: Annotated[int, typer.Option(min=0, help="how many of the last events to show")] = 12,
 ) -> None:
-    """Rebuild a game from its record and show where it ended."""
+    """Rebuild a game from its record and say how it went: who won, the standings, the end."""
+    from gamenight.replay_summary import summarise
+
+    text = read_text(file, "record")
     try:
-        state = gamenight.replay(file)
+        state = gamenight.replay(text)
     except GamenightError as e:
-        raise fail(e) from None
+        raise fail(f"{file}: {e}") from None
+    summary = summarise(state)
     if as_json:
-        print(
-            json.dumps(
-                {
-                    "view": state.view(),
-                    "moves": len(state.moves),
-                    "terminal": state.is_terminal(),
-                    "winner": state.winner(),
-                }
-            )
-        )
+        print(json.dumps({**summary, "view": state.view()}))
         return
-    for line in state.events()[-20:]:
-        console.print(line)
     console.print(
-        f"[bold]{len(state.moves)} moves; "
-        f"{'game over' if state.is_terminal() else 'game in progress'}; "
-        f"winner: {state.winner() if state.winner() is not None else '-'}"
+        f"[bold]{escape(summary['title'])}[/] ({escape(summary['game'])}), "
+        f"{summary['players']} players, seed {summary['seed']}"
     )
+    for line in state.events()[-events:] if events else []:
+        console.print(f"  [dim]{escape(line)}[/]")
+    standings = Table(title="standings", title_justify="left")
+    for col in ("seat", *summary["figure_names"]):
+        standings.add_column(col, justify="left" if col == "seat" else "right")
+    for row in summary["standings"]:
+        mark = " ★" if row["seat"] == summary["winner"] else ""
+        standings.add_row(row["name"] + mark, *(str(row[f]) for f in summary["figure_names"]))
+    console.print(standings)
+    console.print(escape(summary["summary"]))
 
 
 @app.command()
@@ -144,32 +189,79 @@ def simulate(
         console.print(edge_table(edges))
 
 
+REALTIME = ("snap", "slap-the-elephant")
+
+
+def refuse(option: str, why: str) -> typer.Exit:
+    """An option this game cannot use: say so, naming it, rather than ignore it."""
+    return fail(f"{option}: {why}")
+
+
 @app.command()
 def play(
     game: Annotated[str, typer.Argument(help="game id, see `gamenight list`")],
     players: Annotated[int, typer.Option(min=1, help="seats at the table")] = 2,
-    bots: Annotated[int, typer.Option(min=0, help="how many seats (the last) are bots")] = 1,
-    seed: Annotated[int | None, typer.Option(help="the same seed deals the same game")] = None,
-    save: Annotated[Path | None, typer.Option(help="where the w key saves the record")] = None,
-    delay: Annotated[float, typer.Option(min=0, help="seconds a bot waits before it acts")] = 0.6,
+    bots: Annotated[
+        int | None,
+        typer.Option(min=0, help="how many seats (the last) are bots; default: all but yours"),
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="the same seed deals the same game; default: random")
+    ] = None,
+    save: Annotated[Path | None, typer.Option(help="where the s key offers to save")] = None,
+    delay: Annotated[
+        float | None,
+        typer.Option(min=0, help="seconds a bot waits before it acts (turn-based games; 0.6)"),
+    ] = None,
     live: Annotated[
         bool, typer.Option("--live", help="casino: the dealer screen, entering physical dice")
     ] = False,
     table_file: TableFile = None,
     strategy: Annotated[
-        str, typer.Option(help="casino: how the bots bet (see gamenight.bots.casino_bot)")
-    ] = "benchmark",
+        str | None,
+        typer.Option(help="casino: how the bots bet (benchmark, hardways, numbers, field, ...)"),
+    ] = None,
+    level: Annotated[
+        str | None, typer.Option(help="snap, slap-the-elephant: bot level easy/normal/expert")
+    ] = None,
 ) -> None:
     """Play at the terminal: the first seats are humans taking turns, the rest bots."""
-    from gamenight.bots.casino_bot import STRATEGIES
-    from gamenight.tui.app import GameApp
+    import secrets
 
+    try:
+        gamenight.engine.game_class(game)  # an unknown game is named before any option
+    except GamenightError as e:
+        raise fail(e) from None
+    if bots is None:  # you against bots; a live table's seats are the people at it
+        bots = 0 if live else players - 1
     if bots > players:
-        raise fail(ValueError(f"--bots {bots} is more than --players {players}"))
-    if game != "snake-eyes-casino" and live:
-        raise fail(ValueError("--live is a setting of snake-eyes-casino tables"))
-    if strategy not in STRATEGIES:
-        raise fail(ValueError(f"--strategy {strategy!r}: choose one of {', '.join(STRATEGIES)}"))
+        raise refuse("--bots", f"{bots} is more than --players {players}")
+    humans = players - bots
+    casino = game == "snake-eyes-casino"
+    if live and not casino:
+        raise refuse("--live", "a setting of snake-eyes-casino tables only")
+    if strategy is not None and not casino:
+        raise refuse("--strategy", f"{game} has no betting strategies (snake-eyes-casino has)")
+    if level is not None and game not in REALTIME:
+        raise refuse("--level", f"bot levels belong to the real-time games ({', '.join(REALTIME)})")
+    if delay is not None and game in REALTIME:
+        raise refuse("--delay", f"{game} bots react in real time; choose their speed with --level")
+    if game in REALTIME and humans != 1:
+        raise refuse("--bots", f"{game} seats one player at the keyboard: use --bots {players - 1}")
+    if casino and live and bots:
+        raise refuse("--bots", "a live table's seats are the players at the real table: --bots 0")
+    if casino:
+        from gamenight.bots.casino_bot import STRATEGIES
+
+        if strategy is not None and strategy not in STRATEGIES:
+            raise refuse("--strategy", f"{strategy!r}: choose one of {', '.join(STRATEGIES)}")
+    if level is not None:
+        from gamenight.realtime.reaction import level as check_level
+
+        try:
+            check_level(level)
+        except (GamenightError, ValueError) as e:
+            raise refuse("--level", str(e)) from None
     settings = casino_settings(game, table_file)
     options: dict[str, object] = {**settings, "players": players}
     if live:
@@ -178,24 +270,35 @@ def play(
         g = gamenight.new_game(game, **options)
     except GamenightError as e:
         raise fail(e) from None
-    humans = players - bots
-    if game in ("snap", "slap-the-elephant"):
-        # Real-time calling games have their own clocked table: you are seat A, bots the rest.
-        from gamenight.tui.snap import run
+    if seed is None:
+        seed = secrets.randbelow(1_000_000)
+    again = f"gamenight play {game} --players {players} --bots {bots} --seed {seed}"
+    console.print(f"seed {seed}: play this game again with [bold]{escape(again)}[/]")
+    save_path = save or Path(f"gamenight-{game}-seed{seed}.json")
+    pace = 0.6 if delay is None else delay
+    seats = ["human"] * humans + ["bot"] * bots
+    if game in REALTIME:
+        from gamenight.tui.snap import SnapApp
 
-        run(game, players, "normal")
-    elif game == "snake-eyes-casino":
+        app_: Any = SnapApp(game, players, level or "normal", seed=seed, save_path=save_path)
+    elif casino:
         from gamenight.tui.casino import CasinoApp
 
-        seated = {s: strategy for s in range(humans, players)}
-        CasinoApp(bots=seated, seed=seed or 0, **g.options_dict()).run()
+        app_ = CasinoApp(
+            game=g, seats=seats, seed=seed, strategy=strategy or "benchmark",
+            bot_delay=pace, save_path=save_path,
+        )  # fmt: skip
     elif game == "gambler":
         from gamenight.tui.gambler import GamblerApp
 
-        GamblerApp(g.new_state(seed), seat=0, seed=seed or 0).run()
+        app_ = GamblerApp(g.new_state(seed), seats=seats, seed=seed, bot_delay=pace,
+                          save_path=save_path)  # fmt: skip
     else:
-        seats = ["human"] * humans + ["bot"] * bots
-        GameApp(g, seats, seed, bot_delay=delay, save_path=save).run()
+        from gamenight.tui.app import GameApp
+
+        app_ = GameApp(g, seats, seed, bot_delay=pace, save_path=save_path)
+    app_.run()
+    console.print(f"seed {seed}: [bold]{escape(again)}[/] plays this game again")
 
 
 @app.command("simulate-realtime")

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import itertools
+import threading
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from functools import cache
+from typing import Any, Protocol
+
+import numpy as np
 
 Action = dict
 
@@ -46,3 +51,99 @@ def check_faces(action: Action, n: int, sides: int = 6) -> list[int]:
             f"from 1 to {sides}; got {faces!r}"
         )
     return faces
+
+
+class Uniforms(Protocol):
+    """What a game's ``_sample_chance`` draws from: uniform doubles in [0, 1)."""
+
+    def random(self) -> float: ...
+
+
+MAX_SEED = 2**64 - 1
+_BLOCK = 256  # chance draws generated at once
+_TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+_local = threading.local()
+
+
+def _philox() -> Any:
+    bg = getattr(_local, "philox", None)
+    if bg is None:
+        bg = _local.philox = np.random.Philox(key=0)
+    return bg
+
+
+def _doubles(key: int, stream: int, position: int, n: int) -> np.ndarray:
+    """Doubles number ``position`` to ``position + n`` of Philox stream (key, stream).
+
+    Philox is counter-based: setting the counter jumps to any position in O(1)."""
+    bg = _philox()
+    bg.state = {
+        "bit_generator": "Philox",
+        "state": {
+            "counter": np.array([position >> 2, 0, 0, 0], dtype=np.uint64),
+            "key": np.array([key, stream], dtype=np.uint64),
+        },
+        "buffer": np.zeros(4, dtype=np.uint64),
+        "buffer_pos": 4,
+        "has_uint32": 0,
+        "uinteger": 0,
+    }
+    skip = position & 3
+    raw = bg.random_raw(n + skip)[skip:]
+    return (raw >> np.uint64(11)) * _TO_UNIT
+
+
+class ChanceStream:
+    """Where chance draw number ``i`` of a seeded state gets its randomness.
+
+    Each draw owns ``width`` doubles at position ``i * width`` of a Philox stream keyed by the
+    seed, so draw ``i`` depends on (seed, i) only: a state rebuilt by replay resumes at its
+    next draw in O(1), whatever came before. A draw that needs more than ``width`` doubles
+    (``overflow``) reads its own Philox stream, also keyed by (seed, i)."""
+
+    __slots__ = ("key", "width", "base", "block", "random")
+
+    def __init__(self, key: int, width: int = 1) -> None:
+        self.key = key
+        self.width = width
+        self.base = 0  # the first draw in ``block``
+        self.block: list[float] = []  # ``width`` doubles for each of _BLOCK draws, flat
+        self.random: Callable[[], float] = _exhausted
+
+    def at(self, index: int) -> ChanceStream:
+        """Point ``random`` at the doubles of draw ``index``; returns self."""
+        w = self.width
+        o = (index - self.base) * w
+        block = self.block
+        if not 0 <= o < len(block):
+            self.block = block = _doubles(self.key, 0, index * w, _BLOCK * w).tolist()
+            self.base, o = index, 0
+        self.random = iter(block[o : o + w]).__next__
+        return self
+
+    def overflow(self, index: int) -> ChanceStream:
+        """Point ``random`` at an endless stream of its own for draw ``index`` (a rare, slow
+        path for a draw that needed more than ``width`` doubles)."""
+        key = self.key
+
+        def endless() -> Iterator[float]:
+            pos = 0
+            while True:
+                yield from _doubles(key, 1 + index, pos, 1024).tolist()
+                pos += 1024
+
+        self.random = endless().__next__
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:  # a pickle starts afresh: blocks are derived data
+        return (ChanceStream, (self.key, self.width))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ChanceStream:
+        """A clone shares the current block: blocks are replaced, never changed."""
+        new = ChanceStream(self.key, self.width)
+        new.base, new.block = self.base, self.block
+        return new
+
+
+def _exhausted() -> float:
+    raise StopIteration

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from .errors import BadOption, UnknownGame
+from .errors import BadOption, UnknownGame, describe
 
 if TYPE_CHECKING:
     from .state import State
@@ -34,21 +34,21 @@ class Game(ABC):
         try:
             self.options = self.Options(**options)
         except ValidationError as e:
-            err = e.errors()[0]
-            name = ".".join(str(p) for p in err["loc"]) or "options"
+            err = e.errors(include_url=False, include_context=False)[0]
+            name = ".".join(describe(p) if not isinstance(p, str) else p for p in err["loc"])
             problem = err["msg"]
             if err["type"] == "extra_forbidden":
                 known = ", ".join(self.Options.model_fields)
                 problem = f"unknown option (known: {known})"
             elif "input" in err and err["type"] != "missing":
-                problem = f"{problem} (got {err['input']!r})"
-            raise BadOption(self.id, name, problem) from None
+                problem = f"{problem} (got {describe(err['input'])})"
+            raise BadOption(self.id, name[:100] or "options", problem) from None
         players = self.options.players
         if not self.min_players <= players <= self.max_players:
             raise BadOption(
                 self.id,
                 "players",
-                f"must be from {self.min_players} to {self.max_players} (got {players})",
+                f"must be from {self.min_players} to {self.max_players} (got {describe(players)})",
             )
         self.players: int = players
         self.validate()
@@ -71,15 +71,28 @@ G = TypeVar("G", bound=type[Game])
 _REGISTRY: dict[str, type[Game]] = {}
 
 
+_ENTRY_POINTS = "gamenight.games"  # the entry-point group through which games register
+_plugins_loaded = False
+
+
 def register_game(cls: G) -> G:
-    """Class decorator: make a game known to every front end by its id."""
+    """Class decorator: make a game known to every front end by its id.
+
+    The engine knows no game: the package front door (``import gamenight``) imports the
+    built-in ones, and other packages add theirs through a ``gamenight.games`` entry point."""
     _REGISTRY[cls.id] = cls
     return cls
 
 
 def _load() -> dict[str, type[Game]]:
-    import gamenight.games  # noqa: F401  (importing registers the games)
+    """The registry, after loading once the modules named by ``gamenight.games`` entry points."""
+    global _plugins_loaded
+    if not _plugins_loaded:
+        _plugins_loaded = True
+        from importlib.metadata import entry_points
 
+        for ep in entry_points(group=_ENTRY_POINTS):
+            ep.load()
     return _REGISTRY
 
 
@@ -89,8 +102,8 @@ def list_games() -> list[str]:
 
 def game_class(game_id: str) -> type[Game]:
     games = _load()
-    if not isinstance(game_id, str) or game_id not in games:
-        raise UnknownGame(str(game_id), sorted(games))
+    if type(game_id) is not str or game_id not in games:
+        raise UnknownGame(game_id, sorted(games))
     return games[game_id]
 
 

@@ -1,26 +1,38 @@
 """The state protocol every game speaks (OpenSpiel's Game/State split, boardgame.io's views).
 
 A subclass writes the rules as hooks; this base class gives every game the same guarantees:
+seats and action shapes are checked before any rule runs (``ACTIONS``, ``CHANCE_ACTIONS``),
 ``apply`` validates fully (``_check``) before anything changes (``_do``), every move is recorded
-for exact replay, chance is explicit and seeded, and the event log is formatted only when read.
+for exact replay, chance is explicit and seeded per draw, what goes in or out is a copy, and the
+event log is formatted only when read.
 """
 
 from __future__ import annotations
 
 import copy
-import random
+import secrets
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from .errors import IllegalAction, MalformedAction, NotYourTurn
+from .chance import MAX_SEED, ChanceStream, Uniforms
+from .errors import BadOption, IllegalAction, MalformedAction, NotYourTurn, describe
 from .history import Action, History, Move
 from .ledger import Ledger
+from .schema import ActionTypes, AnyFlat, Field, Spec, copy_action
 
 if TYPE_CHECKING:
     from .game import Game
 
 __all__ = ["Action", "History", "Move", "State"]
+
+RECORD_FORMAT = 1  # the "format" of records and public records this engine writes
+
+# Public methods a game never overrides: they guard its hooks (a game that writes
+# ``legal_actions`` or ``view`` itself has them moved under the guard as hooks).
+_GUARDED = ("apply", "sample_chance", "chance_outcomes", "public_record", "parse_action")
+_ADOPTED = {"legal_actions": "_legal_actions", "view": "_view"}
 
 
 class State(ABC):
@@ -28,11 +40,44 @@ class State(ABC):
 
     ledger: Ledger
 
+    # The shapes of the actions a game accepts, per action type: {type: {field: spec}}.
+    # None: not declared, so any flat action of bounded scalars passes to ``_check``.
+    ACTIONS: ClassVar[Mapping[str, Mapping[str, Spec | Field]] | None] = None
+    CHANCE_ACTIONS: ClassVar[Mapping[str, Mapping[str, Spec | Field]] | None] = None
+    # Uniform doubles one chance draw may take from its own slot of the seeded stream.
+    CHANCE_UNIFORMS: ClassVar[int] = 1
+
+    _player_types: ClassVar[ActionTypes]
+    _chance_types: ClassVar[ActionTypes]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in _GUARDED:
+            if name in cls.__dict__:
+                raise TypeError(f"{cls.__name__} overrides State.{name}: write the hooks instead")
+        for public, hook in _ADOPTED.items():
+            if public in cls.__dict__:  # a game written as ``def view``: guard it as a hook
+                setattr(cls, hook, cls.__dict__[public])
+                delattr(cls, public)
+        if "ACTIONS" in cls.__dict__ or not hasattr(cls, "_player_types"):
+            a = cls.ACTIONS
+            cls._player_types = AnyFlat("a player") if a is None else ActionTypes("a player", a)
+        if "CHANCE_ACTIONS" in cls.__dict__ or not hasattr(cls, "_chance_types"):
+            c = cls.CHANCE_ACTIONS
+            cls._chance_types = AnyFlat("chance") if c is None else ActionTypes("chance", c)
+
     def __init__(self, game: Game, seed: int | None = None) -> None:
+        if seed is None:
+            seed = secrets.randbits(63)  # kept in the record, so even this game replays exactly
+        elif type(seed) is not int or not 0 <= seed <= MAX_SEED:
+            raise BadOption(
+                game.id, "seed", f"must be a whole number from 0 to 2**64 - 1; got {describe(seed)}"
+            )
         self.game = game
         self.players: int = game.players
-        self.seed = seed
-        self.rng = random.Random(seed)
+        self.seed: int = seed
+        self.rng = ChanceStream(seed, self.CHANCE_UNIFORMS)
+        self.chance_draws = 0  # chance moves so far: the next draw's index in the stream
         self.moves = History()
         self._events: list[tuple[Any, ...]] = []  # (format, *args), one flat tuple each
 
@@ -51,19 +96,23 @@ class State(ABC):
         """Seats that may act now: one in turn-based play, several in real-time games."""
 
     @abstractmethod
-    def legal_actions(self, seat: int) -> list[Action]: ...
+    def _legal_actions(self, seat: int) -> list[Action]:
+        """The legal actions of a valid seat, each a new dict (the caller may change it)."""
 
     @abstractmethod
     def _check(self, action: Action, seat: int | None) -> None:
-        """Raise IllegalAction naming the rule if ``action`` may not be applied. Never mutate."""
+        """Raise IllegalAction naming the rule if ``action`` may not be applied. Never mutate.
+
+        ``action`` has already passed its type's schema and is a private copy."""
 
     @abstractmethod
     def _do(self, action: Action, seat: int | None) -> None:
-        """Apply an action that ``_check`` accepted."""
+        """Apply an action that ``_check`` accepted. Keep no reference into ``action``'s lists
+        that you later change: the record holds the same object."""
 
     @abstractmethod
-    def view(self, seat: int | None = None) -> dict[str, Any]:
-        """JSON-ready picture of the table: all of it, or what ``seat`` may see."""
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """JSON-ready picture of the table built fresh: all of it, or what ``seat`` may see."""
 
     @abstractmethod
     def winner(self) -> int | None: ...
@@ -75,8 +124,11 @@ class State(ABC):
         """Figures of a finished game for the simulator (throws, kitty, ...)."""
         return {}
 
-    def _sample_chance(self, rng: random.Random) -> Action:
-        """Draw a chance action; games override this with a faster draw of the same law."""
+    def _sample_chance(self, rng: Uniforms) -> Action:
+        """Draw a chance action from ``rng.random()``; never mutate the state here.
+
+        Games override this with a faster draw of the same law (at most ``CHANCE_UNIFORMS``
+        doubles on the fast path)."""
         outcomes = self._chance_outcomes()
         r = Fraction(rng.random())
         acc = Fraction(0)
@@ -86,41 +138,91 @@ class State(ABC):
                 return action
         return outcomes[-1][0]
 
+    def _public_action(self, action: Action, seat: int | None, viewer: int | None) -> Action:
+        """What ``viewer`` (None: a spectator) may know of one recorded move; by default all
+        of it. A game with hidden deals returns a redacted copy (never ``action`` itself)."""
+        return copy_action(action)
+
     # --- the protocol ---------------------------------------------------------------------------
+    def _seat(self, seat: object) -> int:
+        """A seat argument: an int (not a bool) of a seat at this table."""
+        if type(seat) is not int:
+            raise MalformedAction(f"a seat is a whole number; got {describe(seat)}")
+        if not 0 <= seat < self.players:
+            raise NotYourTurn(
+                f"there is no seat {describe(seat)} (seats are 0 to {self.players - 1})"
+            )
+        return seat
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """The actions ``seat`` may take now (new dicts, the caller's to keep or change)."""
+        return self._legal_actions(self._seat(seat))
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """JSON-ready picture of the table: all of it (None), or what ``seat`` may see."""
+        return self._view(None if seat is None else self._seat(seat))
+
+    def parse_action(self, action: object, seat: int | None = None) -> Action:
+        """Check ``action``'s shape against this game's schema for ``seat`` (None: chance);
+        returns a private copy, or raises MalformedAction naming the field."""
+        types = self._chance_types if seat is None else self._player_types
+        return types.parse(action)
+
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
-        """Every chance action now with its exact probability; they sum to 1."""
+        """Every chance action now with its exact probability; they sum to 1 (new dicts)."""
         if not self.is_chance():
             raise IllegalAction("this is not a chance node: a player is to act")
-        return self._chance_outcomes()
+        copy = self._chance_types.copy
+        return [(copy(a), p) for a, p in self._chance_outcomes()]
 
     def sample_chance(self) -> Action:
-        """Draw a chance action with the state's seeded RNG, apply it and return it.
-
-        Games may hand out one shared action object per outcome: treat it as read-only."""
+        """Draw chance action number ``chance_draws`` from the seeded stream, apply it and return
+        a copy of it. The draw depends on (seed, index) only, so a replayed state draws next
+        exactly what the original would have."""
         if not self.is_chance():
             raise IllegalAction("this is not a chance node: a player is to act")
-        action = self._sample_chance(self.rng)
+        index = self.chance_draws
+        rng = self.rng
+        w = rng.width
+        o = (index - rng.base) * w
+        block = rng.block
+        if 0 <= o < len(block):  # the common case of ChanceStream.at, inline on the hot path
+            rng.random = iter(block[o : o + w]).__next__
+        else:
+            rng.at(index)
+        try:
+            action = self._sample_chance(rng)
+        except (StopIteration, RuntimeError) as e:  # the draw wanted more doubles than its slot
+            if isinstance(e, RuntimeError) and not isinstance(e.__cause__, StopIteration):
+                raise  # (a generator turns StopIteration into RuntimeError)
+            action = self._sample_chance(self.rng.overflow(index))
         self._do(action, None)
+        self.chance_draws = index + 1
         moves = self.moves
         moves.seats.append(None)
         moves.actions.append(action)
-        return action
+        return self._chance_types.copy(action)
 
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Apply ``action`` for ``seat`` (None: chance), or raise and change nothing."""
-        if type(action) is not dict or type(action.get("type")) is not str:
-            raise MalformedAction(
-                f"an action is a JSON object with a string 'type'; got {action!r}"
-            )
+        if seat is None:
+            action = self._chance_types.parse(action)
+        else:
+            if type(seat) is not int or not 0 <= seat < self.players:
+                self._seat(seat)
+            action = self._player_types.parse(action)
+        self._apply_parsed(action, seat)
+
+    def _apply_parsed(self, action: Action, seat: int | None) -> None:
+        """Apply an action whose seat and shape are checked (``apply``, ``replay``)."""
         if self.is_terminal():
             raise IllegalAction("the game is over")
-        if seat is None:
-            if not self.is_chance():
-                raise NotYourTurn("a chance move (seat None) was given, but a player is to act")
-        elif type(seat) is not int or not 0 <= seat < self.players:
-            raise NotYourTurn(f"there is no seat {seat!r} (seats are 0 to {self.players - 1})")
+        if seat is None and not self.is_chance():
+            raise NotYourTurn("a chance move (seat None) was given, but a player is to act")
         self._check(action, seat)
         self._do(action, seat)
+        if seat is None:
+            self.chance_draws += 1
         moves = self.moves
         moves.seats.append(seat)
         moves.actions.append(action)
@@ -141,15 +243,44 @@ class State(ABC):
         return len(self._events)
 
     def record(self) -> dict[str, Any]:
-        """The JSON game record: replaying it rebuilds this state exactly."""
+        """The full JSON record: seed, options and every move, chance ones too.
+
+        Replaying it rebuilds this state exactly, and the rebuilt state draws next what this
+        one would. It holds everything hidden (deals, shuffles): it stays with the table."""
+        chance, player = self._chance_types.copy, self._player_types.copy
         rec: dict[str, Any] = {
+            "format": RECORD_FORMAT,
             "game": self.game.id,
             "options": self.game.options_dict(),
-            "moves": [{"seat": s, "action": copy.deepcopy(a)} for s, a in self.moves],
+            "seed": self.seed,
+            "moves": [
+                {"seat": s, "action": chance(a) if s is None else player(a)}
+                for s, a in zip(self.moves.seats, self.moves.actions, strict=True)
+            ],
         }
-        if self.seed is not None:
-            rec["seed"] = self.seed
+        if getattr(self, "truncated", False) is True:  # a game stopped by a safety cap
+            rec["truncated"] = True
         return rec
+
+    def public_record(self, seat: int | None = None) -> dict[str, Any]:
+        """What ``seat`` may see of the record (None: a spectator): no seed, and every chance
+        move stripped of what that seat has not seen (deals, shuffles, others' hidden cards).
+
+        For display and for players' own archives; it cannot be replayed. Both record formats
+        are described in docs/records.md."""
+        viewer = None if seat is None else self._seat(seat)
+        public = self._public_action
+        return {
+            "format": RECORD_FORMAT,
+            "public": True,
+            "viewer": viewer,
+            "game": self.game.id,
+            "options": self.game.options_dict(),
+            "moves": [
+                {"seat": s, "action": public(a, s, viewer)}
+                for s, a in zip(self.moves.seats, self.moves.actions, strict=True)
+            ],
+        }
 
     def clone(self) -> State:
         """An independent copy; the (immutable) game is shared, not copied."""
@@ -161,9 +292,7 @@ class State(ABC):
 
     def __eq__(self, other: object) -> bool:
         return (
-            isinstance(other, State)
-            and self.record()["moves"] == other.record()["moves"]
-            and self.view() == other.view()
+            isinstance(other, State) and self.moves == other.moves and self.view() == other.view()
         )
 
     __hash__ = None  # type: ignore[assignment]

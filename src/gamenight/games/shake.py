@@ -10,7 +10,6 @@ with roll-offs for tied totals. Colored-die faces are recorded as 1-6 and score 
 from __future__ import annotations
 
 import itertools
-import random
 from fractions import Fraction
 from functools import cache
 from typing import Any, Literal
@@ -18,8 +17,9 @@ from typing import Any, Literal
 from pydantic import Field
 
 from gamenight.engine import Game, Options, State, register_game
-from gamenight.engine.chance import check_faces, dice_outcomes
+from gamenight.engine.chance import Uniforms, check_faces, dice_outcomes
 from gamenight.engine.errors import IllegalAction, MalformedAction, NotYourTurn
+from gamenight.engine.schema import IntList
 
 SHAKE_DICE = 6
 SCORING = 10  # points on a scoring face of a shake die
@@ -75,6 +75,18 @@ class ShakeState(State):
 
     game: Shake
 
+    ACTIONS = {
+        "take": {},
+        "shake": {},
+        "stop": {},
+        "order": {"seats": IntList(2, COLORED_DICE, 0, COLORED_DICE - 1)},
+    }
+    CHANCE_ACTIONS = {
+        "dice": {"faces": IntList(1, COLORED_DICE, 1, 6)},
+        "shake": {"faces": IntList(SHAKE_DICE, SHAKE_DICE, 0, SCORING)},
+    }
+    CHANCE_UNIFORMS = 6  # six colored dice, or six shake dice
+
     def __init__(self, game: Shake, seed: int | None = None) -> None:
         super().__init__(game, seed)
         n, rounds = game.players, game.options.rounds
@@ -121,7 +133,7 @@ class ShakeState(State):
         seat = self.actor()
         return [] if seat is None else [seat]
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def _legal_actions(self, seat: int) -> list[Action]:
         if seat != self.actor():
             return []
         if self.phase == "choose":
@@ -156,7 +168,7 @@ class ShakeState(State):
             return [({"type": "shake", "faces": list(f)}, p) for f, p in law]
         return dice_outcomes(self._rollers())
 
-    def _sample_chance(self, rng: random.Random) -> Action:
+    def _sample_chance(self, rng: Uniforms) -> Action:
         rnd = rng.random
         if self.phase == "shake":
             hit = self.game.options.scoring_faces / 6
@@ -427,7 +439,7 @@ class ShakeState(State):
         )
 
     # --- views -----------------------------------------------------------------------------------
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         """Shake hides nothing: every seat sees the whole score pad and every die."""
         k = self.game.options.scoring_faces
         crap = crap_out_chance(k)

@@ -6,16 +6,16 @@ Front ends let a human press a key to throw; a live table enters physical dice i
 
 from __future__ import annotations
 
-import random
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import Field, model_validator
 
 from gamenight.engine import Game, IllegalAction, Options, State, register_game
-from gamenight.engine.chance import check_faces, dice_outcomes
+from gamenight.engine.chance import Uniforms, check_faces, dice_outcomes
 from gamenight.engine.errors import MalformedAction, NotYourTurn
 from gamenight.engine.ledger import Ledger
+from gamenight.engine.schema import IntList
 
 CARDS = (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)
 SEVEN_FINE = 2  # chips a 7 costs
@@ -31,7 +31,7 @@ class SnakeEyesOptions(Options):
     starting_chips: int = Field(default=50, ge=2, le=1_000_000, description="chips before the ante")
     ante: int = Field(default=2, ge=0, le=1_000, description="chips each player puts in the kitty")
     first_player: int | None = Field(
-        default=None, description="seat that throws first; none: throw for high dice"
+        default=None, ge=0, le=7, description="seat that throws first; none: throw for high dice"
     )
 
     @model_validator(mode="after")
@@ -64,6 +64,9 @@ class SnakeEyes(Game):
 
 class SnakeEyesState(State):
     game: SnakeEyes
+
+    ACTIONS: ClassVar[dict[str, dict[str, IntList]]] = {}  # every move is a throw: no choices
+    CHANCE_ACTIONS = {"dice": {"faces": IntList(2, 2, 1, 6)}}
 
     def __init__(self, game: SnakeEyes, seed: int | None = None) -> None:
         super().__init__(game, seed)
@@ -100,7 +103,7 @@ class SnakeEyesState(State):
     def actors(self) -> list[int]:
         return []
 
-    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+    def _legal_actions(self, seat: int) -> list[dict[str, Any]]:
         return []
 
     def winner(self) -> int | None:
@@ -114,7 +117,7 @@ class SnakeEyesState(State):
     def _chance_outcomes(self) -> list[tuple[dict[str, Any], Fraction]]:
         return dice_outcomes(2)
 
-    def _sample_chance(self, rng: random.Random) -> dict[str, Any]:
+    def _sample_chance(self, rng: Uniforms) -> dict[str, Any]:
         r = int(rng.random() * 36)
         return {"type": "dice", "faces": [r // 6 + 1, r % 6 + 1]}
 
@@ -231,7 +234,7 @@ class SnakeEyesState(State):
     def face_up(self, seat: int) -> list[int]:
         return [c for c in CARDS if self.up[seat][c]]
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         """Snake Eyes hides nothing: every seat sees the whole table."""
         return {
             "game": self.game.id,

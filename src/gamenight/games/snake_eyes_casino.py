@@ -10,16 +10,16 @@ void before any chip moves.
 from __future__ import annotations
 
 import json
-import random
 from fractions import Fraction
 from typing import Any
 
 from pydantic import Field, model_validator
 
 from gamenight.engine import Game, IllegalAction, Options, State, register_game
-from gamenight.engine.chance import check_faces, dice_outcomes
-from gamenight.engine.errors import GamenightError, MalformedAction, NotYourTurn
+from gamenight.engine.chance import Uniforms, check_faces, dice_outcomes
+from gamenight.engine.errors import GamenightError, MalformedAction, NotYourTurn, describe
 from gamenight.engine.ledger import Ledger
+from gamenight.engine.schema import Int, IntList, Str, optional
 
 from .casino_wagers import (
     LOSE,
@@ -31,6 +31,8 @@ from .casino_wagers import (
 )
 
 RESULTS_SHOWN = 20  # the game results display of rule 3.4(b)
+MAX_CHIPS = 10**9  # bound of bankrolls, limits and wagers: a record cannot ask for more
+MAX_ROLLS = 10**7  # bound of a session's length
 
 
 # One shared, read-only action per roll for the engine's draws: a long session's history then
@@ -55,15 +57,17 @@ class WagerError(IllegalAction):
 
 class CasinoOptions(Options):
     players: int = Field(default=3, description="1 to 8 player seats; the dealer is extra")
-    bankroll: int = Field(default=1000, ge=1, le=10**9, description="chips each seat buys in")
-    table_min: int = Field(default=5, ge=1, description="smallest wager on one area")
-    table_max: int = Field(default=500, ge=1, description="largest wager on one area")
+    bankroll: int = Field(default=1000, ge=1, le=MAX_CHIPS, description="chips each seat buys in")
+    table_min: int = Field(default=5, ge=1, le=MAX_CHIPS, description="smallest wager on one area")
+    table_max: int = Field(default=500, ge=1, le=MAX_CHIPS, description="largest wager on one area")
     payouts: dict[str, str] = Field(
         default_factory=default_payouts, description="payout option per wager (rule 4.9)"
     )
     dice: int = Field(default=5, ge=2, le=5, description="dice on the table (rule 1.1)")
     winners_stay_up: bool = Field(default=True, description="winning multi-roll wagers stay up")
-    max_rolls: int = Field(default=100, ge=1, description="the session ends after this many")
+    max_rolls: int = Field(
+        default=100, ge=1, le=MAX_ROLLS, description="the session ends after this many"
+    )
     live: bool = Field(
         default=False,
         description="live table: the dealer enters each result, then settles it (rule 6.8)",
@@ -75,10 +79,11 @@ class CasinoOptions(Options):
             raise ValueError("table_min is more than table_max")
         for wid, pays in self.payouts.items():
             if wid not in WAGERS:
-                raise ValueError(f"unknown wager {wid!r} (known: {', '.join(WAGER_IDS)})")
+                known = ", ".join(WAGER_IDS)
+                raise ValueError(f"unknown wager {describe(wid)} (known: {known})")
             if pays not in WAGERS[wid].pays:
                 allowed = ", ".join(WAGERS[wid].pays)
-                raise ValueError(f"{wid} cannot pay {pays!r}; rule 4.9 allows {allowed}")
+                raise ValueError(f"{wid} cannot pay {describe(pays)}; rule 4.9 allows {allowed}")
         return self
 
 
@@ -117,8 +122,30 @@ class SnakeEyesCasino(Game):
         return CasinoState(self, seed)
 
 
+_AREA = Str(max_len=40)
+_CHIPS = Int(1, MAX_CHIPS)
+_FACES = IntList(2, 2, 1, 6)
+
+
 class CasinoState(State):
     game: SnakeEyesCasino
+
+    ACTIONS = {
+        "wager": {"area": _AREA, "amount": _CHIPS},
+        "reduce": {"area": _AREA, "amount": _CHIPS},
+        "remove": {"area": _AREA},
+        "roll": {},
+        "give_up": {},
+        "accept": {"dice": optional(IntList(2, 2, 0, 4))},
+        "decline": {},
+        "done": {},
+    }
+    CHANCE_ACTIONS = {
+        "dice": {"faces": _FACES},
+        "amend": {"faces": _FACES},
+        "settle": {},
+        "void": {"reason": Str()},
+    }
 
     def __init__(self, game: SnakeEyesCasino, seed: int | None = None) -> None:
         super().__init__(game, seed)
@@ -174,7 +201,7 @@ class CasinoState(State):
     def has_wagers(self) -> bool:
         return any(self.bets)
 
-    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+    def _legal_actions(self, seat: int) -> list[dict[str, Any]]:
         phase = self.phase
         if phase != "offer" and phase != "betting":
             return []
@@ -205,14 +232,10 @@ class CasinoState(State):
             return [({"type": "settle"}, Fraction(1))]
         return dice_outcomes(2)
 
-    def _sample_chance(self, rng: random.Random) -> dict[str, Any]:
+    def _sample_chance(self, rng: Uniforms) -> dict[str, Any]:
         if self.phase == "entered":
             return {"type": "settle"}
-        bits = rng.getrandbits
-        roll = bits(6)
-        while roll >= 36:  # exactly uniform over the 36 ordered rolls
-            roll = bits(6)
-        return _DRAWS[roll]
+        return _DRAWS[int(rng.random() * 36)]
 
     # --- checks (never mutate) ---------------------------------------------------------------
     def _check(self, action: dict[str, Any], seat: int | None) -> None:
@@ -494,7 +517,7 @@ class CasinoState(State):
             self.log("nobody takes the dice and the layout is empty: the table closes")
 
     # --- views -------------------------------------------------------------------------------
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         lit = []
         pending: dict[str, int] = {}
         if self.entered:
@@ -521,7 +544,7 @@ class CasinoState(State):
             "payouts": dict(self.pays),
             "table_min": self.game.options.table_min,
             "table_max": self.game.options.table_max,
-            "entered": self.entered,
+            "entered": list(self.entered) if self.entered else None,
             "lit": lit,
             "pending_wins": pending,
             "results": list(self.results),

@@ -14,12 +14,21 @@ from dataclasses import dataclass
 from typing import Any
 
 import gamenight
-from gamenight.engine import State
+from gamenight.engine import BadOption, State
+from gamenight.engine.errors import MalformedAction, describe
 from gamenight.games.snap.deck import ELEPHANT, MOUSE
 
 from .reaction import Level, level, reaction_ms
 
 TEMPO_MS = 900.0  # a card turned up every 0.9 s
+_INF = float("inf")
+
+
+def _level(name: str) -> Level:
+    try:
+        return level(name)
+    except ValueError as e:
+        raise BadOption("realtime", "bots", str(e)) from None
 
 
 def correct_call(state: Any) -> dict[str, Any] | None:
@@ -58,9 +67,17 @@ class RealtimeTable:
         auto_flip_humans: bool = False,
     ) -> None:
         self.state: Any = state
-        self.bots = {s: (level(v) if isinstance(v, str) else v) for s, v in bots.items()}
+        for s in bots:
+            state.legal_actions(s)  # a bot's seat must be a seat at this table
+        self.bots = {s: (_level(v) if isinstance(v, str) else v) for s, v in bots.items()}
+        if not all(isinstance(v, Level) for v in self.bots.values()):
+            raise BadOption(state.game.id, "bots", "each bot is a level name or a Level")
+        if type(seed) not in (int, type(None)):
+            raise BadOption(state.game.id, "seed", f"a whole number or None; got {describe(seed)}")
+        if type(tempo_ms) not in (int, float) or not 1.0 <= tempo_ms <= 3_600_000.0:
+            raise BadOption(state.game.id, "tempo_ms", "from 1 ms to an hour")
         self.rng = random.Random(seed)
-        self.tempo = tempo_ms
+        self.tempo = float(tempo_ms)
         self.auto_flip_humans = auto_flip_humans
         self.now = 0.0
         self._queue: list[tuple[float, int, int, dict[str, Any], int]] = []
@@ -72,12 +89,17 @@ class RealtimeTable:
 
     # --- input ------------------------------------------------------------------------------
     def press(self, seat: int, action: dict[str, Any]) -> Outcome | None:
-        """A human's key press arrives now."""
+        """A human's key press arrives now; a bad seat or a malformed action is refused (typed
+        error) before it is queued, and what is queued is a private copy."""
+        self.state.legal_actions(seat)  # NotYourTurn / MalformedAction for a bad seat
+        action = self.state.parse_action(action, seat)
         self._push(self.now, seat, action)
         return self._run_due(self.now)
 
     def advance(self, until: float) -> list[Outcome]:
         """Process every arrival up to time ``until`` (ms); returns what happened."""
+        if type(until) not in (int, float) or not until == until or until in (_INF, -_INF):
+            raise MalformedAction(f"a time is a finite number of ms; got {describe(until)}")
         start = len(self.outcomes)
         self._run_due(until)
         self.now = max(self.now, until)

@@ -6,65 +6,48 @@ The app only speaks the engine protocol: whose turn (``actors``/chance), ``legal
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from textual.app import App, ComposeResult
+from rich.markup import escape
+from rich.text import Text
+from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Label, RichLog, Static
+from textual.containers import Horizontal
+from textual.widgets import Footer, Header, RichLog, Static
 
 from gamenight.bots.base import Bot, make_bot
+from gamenight.bots.explain import explain
 from gamenight.engine import Action, Game, GamenightError
 
+from .base import BOT, DIALOG_CSS, HUMAN, ConfirmQuit, TableApp
 from .tables import table_for
 
-# Keys for actions, in order; q, w and space are the app's own.
-ACTION_KEYS = "123456789" + "abcdefghijklmnoprstuvxyz"
-HUMAN, BOT = "human", "bot"
+# Keys for actions, in order; q, s and ? are every table's own, space throws.
+ACTION_KEYS = "123456789" + "abcdefghijklmnoprtuvwxyz"
+__all__ = ["BOT", "HUMAN", "ConfirmQuit", "GameApp"]
 
 
-class ConfirmQuit(ModalScreen[bool]):
-    """Asks before throwing away a game in progress."""
-
-    BINDINGS = [("y", "answer(True)", "yes"), ("n,escape", "answer(False)", "no")]
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
-            yield Label("The game is not over. Quit anyway?  (y / n)")
-            with Horizontal(id="buttons"):
-                yield Button("Quit", variant="error", id="yes")
-                yield Button("Keep playing", variant="primary", id="no")
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "yes")
-
-    def action_answer(self, yes: bool) -> None:
-        self.dismiss(yes)
-
-
-class GameApp(App[None]):
+class GameApp(TableApp):
     """Plays one game of ``game`` with ``seats`` ("human" or "bot", one per seat)."""
 
-    CSS = """
-    #status { height: 3; padding: 0 1; background: $boost; content-align: left middle; }
+    CSS = (
+        DIALOG_CSS
+        + """
+    #status { height: 2; padding: 0 1; background: $boost; }
     #main { height: 1fr; }
-    #table { width: 3fr; height: 100%; padding: 1 2; border: round $primary; }
-    #log { width: 2fr; border: round $secondary; }
-    #keys { height: auto; min-height: 3; padding: 0 1; border: round $accent; }
-    ConfirmQuit { align: center middle; }
-    #dialog { width: 50; height: auto; padding: 1 2; border: thick $error; background: $surface; }
-    #buttons { height: auto; margin-top: 1; }
-    #buttons Button { margin-right: 2; }
+    #table { width: 1fr; height: 100%; padding: 0 1; border: round $primary;
+             overflow-y: auto; }
+    #log { width: 26; border: round $secondary; }
+    #keys { height: auto; max-height: 4; padding: 0 1; background: $boost; }
     """
-    BINDINGS = [
-        Binding("q", "quit_game", "quit"),
-        Binding("w", "save", "save record"),
-        Binding("space", "throw", "throw", show=False),
-    ]
+    )
+    BINDINGS = [*TableApp.BINDINGS, Binding("space", "throw", "throw", show=False)]
+    TABLE_KEYS = (
+        ("space", "throw the dice when they are yours"),
+        ("1-9, a-z", 'the choices listed under "your keys" (never q or s)'),
+    )
 
     def __init__(
         self,
@@ -77,21 +60,26 @@ class GameApp(App[None]):
         bots: dict[int, Bot] | None = None,
     ) -> None:
         super().__init__()
+        self.game_id, self.game_title = game.id, game.title
         if len(seats) != game.players or any(s not in (HUMAN, BOT) for s in seats):
             raise ValueError(f"give one of 'human'/'bot' for each of the {game.players} seats")
         self.game = game
         self.seats = list(seats)
+        self.seat_kinds = self.seats
         self.state = game.new_state(seed=seed)
         self.seed = seed
         self.bot_delay = bot_delay
         self.table = table_for(game.id)
         self.save_path = Path(save_path or f"gamenight-{game.id}-seed{seed}.json")
+        self.why: str = ""  # the last bot's reason, shown on the status line
         self.bots: dict[int, Bot] = bots or {}
         for s, kind in enumerate(self.seats):
             if kind == BOT and s not in self.bots:
                 self.bots[s] = make_bot(game.id, seed=None if seed is None else seed + s)
+        lone = self.seats.count(HUMAN) == 1
         self.names = [
-            f"{chr(65 + s)}{'' if k == HUMAN else ' (bot)'}" for s, k in enumerate(self.seats)
+            f"{chr(65 + s)}{(' you' if lone else '') if k == HUMAN else ' bot'}"
+            for s, k in enumerate(self.seats)
         ]
         humans = [s for s, k in enumerate(self.seats) if k == HUMAN]
         # One human sees only their own view; hot-seat humans share the screen, so the whole table.
@@ -103,6 +91,7 @@ class GameApp(App[None]):
 
     # --- layout ---------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
+        yield Header()
         yield Static(id="status")
         with Horizontal(id="main"):
             yield Static(id="table")
@@ -111,10 +100,9 @@ class GameApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.title = f"gamenight: {self.game.title}"
+        super().on_mount()
         self.query_one("#log", RichLog).border_title = "events"
         self.query_one("#table", Static).border_title = self.game.title
-        self.query_one("#keys", Static).border_title = "your keys"
         self.advance()
 
     # --- the game loop --------------------------------------------------------------------------
@@ -126,7 +114,7 @@ class GameApp(App[None]):
         if st.is_terminal():
             w = st.winner()
             self.set_status(f"Game over. {'Winner: ' + self.names[w] if w is not None else ''}")
-            self.set_keys("q quit   w save the record")
+            self.set_keys("q quit   s save the record   ? help")
             return
         if st.is_chance():
             holder = self.table.chance_holder(st.view())
@@ -136,29 +124,28 @@ class GameApp(App[None]):
                 self.set_keys("space  throw the dice")
             else:
                 who = f"{self.names[holder]} throws" if holder is not None else "the dice roll"
-                self.set_status(f"{who} …")
+                self.set_status(f"{who} …", self.why)
                 self.set_keys("")
                 self.schedule(self.draw_chance)
             return
         seat = st.actors()[0]
         if self.seats[seat] == BOT:
-            self.set_status(f"{self.names[seat]} is thinking …")
+            self.set_status(f"{self.names[seat]} is thinking …", self.why)
             self.set_keys("")
             self.schedule(lambda: self.bot_move(seat))
             return
         actions = st.legal_actions(seat)
         self.keymap = {k: (seat, a) for k, a in zip(ACTION_KEYS, actions, strict=False)}
-        self.set_status(f"{self.names[seat]} to act: choose with a key")
+        self.set_status(f"{self.names[seat]} to act: choose with a key", self.why)
         self.set_keys(
-            "   ".join(f"[b]{k}[/b] {self.table.label(a)}" for k, (_, a) in self.keymap.items())
+            "   ".join(
+                f"[b]{k}[/b] {escape(self.table.label(a))}" for k, (_, a) in self.keymap.items()
+            )
         )
 
     def schedule(self, move: Any) -> None:
         self.pending = True
-        if self.bot_delay > 0:
-            self.set_timer(self.bot_delay, move)
-        else:
-            self.call_later(move)
+        super().schedule(move)
 
     def draw_chance(self) -> None:
         self.pending = False
@@ -171,42 +158,32 @@ class GameApp(App[None]):
         self.pending = False
         if not self.is_running or self.state.is_terminal():
             return
-        self.play(self.bots[seat].act(self.state, seat), seat)
+        action = self.bots[seat].act(self.state, seat)
+        why = explain(self.state, seat, action)
+        if why:
+            self.why = why
+            self.query_one("#log", RichLog).write(Text("  why: " + why, style="italic cyan"))
+        self.play(action, seat)
 
     def play(self, action: Action, seat: int | None) -> None:
         try:
             self.state.apply(action, seat)
         except GamenightError as e:  # the state is unchanged: say why and ask again
-            self.notify(str(e), severity="error")
+            self.notify(escape(str(e)), severity="error")
         self.advance()
 
     # --- keys -----------------------------------------------------------------------------------
     def on_key(self, event: Any) -> None:
-        if event.key in self.keymap and not isinstance(self.screen, ModalScreen):
+        if event.key in self.keymap and not self.paused:
             seat, action = self.keymap[event.key]
             event.stop()
             self.play(action, seat)
 
     def action_throw(self) -> None:
-        if self.waiting_throw is not None and self.state.is_chance():
+        if self.waiting_throw is not None and self.state.is_chance() and not self.paused:
             self.waiting_throw = None
             self.state.sample_chance()
             self.advance()
-
-    def action_save(self) -> None:
-        self.save_path.write_text(json.dumps(self.state.record(), indent=1))
-        self.notify(f"record saved to {self.save_path}")
-
-    def action_quit_game(self) -> None:
-        if self.state.is_terminal() or not self.state.moves:
-            self.exit()
-            return
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.exit()
-
-        self.push_screen(ConfirmQuit(), answered)
 
     # --- drawing --------------------------------------------------------------------------------
     def refresh_table(self) -> None:
@@ -218,8 +195,11 @@ class GameApp(App[None]):
             log.write(line)
         self.seen_events = self.state.event_count
 
-    def set_status(self, text: str) -> None:
-        self.query_one("#status", Static).update(f"[b]{self.game.title}[/b]  ·  {text}")
+    def set_status(self, text: str, why: str = "") -> None:
+        line = Text(text, style="bold")
+        if why:
+            line.append("\n" + why, style="italic cyan")
+        self.query_one("#status", Static).update(line)
 
     def set_keys(self, text: str) -> None:
-        self.query_one("#keys", Static).update(text or "[dim]waiting …[/dim]")
+        self.query_one("#keys", Static).update(text or "[dim]waiting … (? help)[/dim]")

@@ -1,137 +1,286 @@
-"""Gambler at the terminal: the board with pieces, money, tickets, the Shaker layout and the log.
+"""Gambler at the terminal: the board with pieces, money, tickets, IOUs, the Shaker and the log.
 
 Only public protocol calls: the table reads ``view()`` and ``events()`` and sends actions; chance
-moves and bot seats are played by the app itself between the human's decisions.
+moves are drawn at once and bot seats play on a timer between the humans' decisions.
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
-from textual.app import App, ComposeResult
+from rich.console import Group, RenderableType
+from rich.table import Table as RichTable
+from rich.text import Text
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Header, RichLog, Static
 
 from gamenight.bots.base import Bot, make_bot
-from gamenight.engine import IllegalAction, State, new_game
+from gamenight.engine import GamenightError, State, new_game
 from gamenight.games.gambler import odds
 
-PIECES = "ABCD"
+from .base import BOT, HUMAN, TableApp
+
+PIECE_STYLES = ("bold white on red", "bold white on blue", "bold black on green",
+                "bold black on yellow")  # fmt: skip
+DICE = " ⚀⚁⚂⚃⚄⚅"
 MARKER_KEYS = {
     "1": "high-1", "2": "high-2", "3": "high-3", "4": "high-4", "5": "high-5", "6": "high-6",
     "7": "split-1-2", "8": "split-2-3", "9": "split-4-5", "0": "split-5-6",
     "t": "straight", "d": "pairs",
 }  # fmt: skip
-ACTION_KEYS = {
-    "r": "roll", "b": "buy_ticket", "a": "roll_again", "h": "sweepstakes",
-    "c": "claim_start", "e": "end_turn", "i": "take_iou", "p": "repay_iou",
-}  # fmt: skip
+SPACE_WORDS = {
+    **{f"high-{p}": f"High number, die {p}" for p in range(1, 7)},
+    **{s: f"Split, dice {a} and {b}" for s, (a, b) in odds.SPLITS.items()},
+    "straight": "Straight (3 in a row)",
+    "pairs": "Pairs (2 alike side by side)",
+}
+# key -> (action type, what it does)
+ACTIONS: dict[str, tuple[str, str]] = {
+    "r": ("roll", "roll the dice and move"),
+    "b": ("buy_ticket", "buy a lottery ticket ($10)"),
+    "a": ("roll_again", "roll again (a second double pays $500)"),
+    "h": ("sweepstakes", "hold a Sweepstakes instead"),
+    "c": ("claim_start", "claim the $100 from Start"),
+    "e": ("end_turn", "end the turn"),
+    "i": ("take_iou", "IOU: $200 now, $220 to repay"),
+    "p": ("repay_iou", "repay the IOU ($220)"),
+}
+KIND_MARK = {"collect": ("+", "green"), "pay": ("-", "red")}
 
 
-def board_text(view: dict[str, Any]) -> str:
-    """One line per space, with the pieces standing on it."""
-    lines = []
-    for i, sp in enumerate(view["board"]):
-        here = "".join(
-            PIECES[s] for s, p in enumerate(view["players"]) if p["position"] == i and not p["out"]
-        )
-        amount = f" ${sp['amount']}" if sp["amount"] else ""
-        lines.append(f"{i:>2} {sp['name']:<20}{amount:<6} {here}")
-    return "\n".join(lines)
+def piece(seat: int) -> Text:
+    return Text(chr(65 + seat), style=PIECE_STYLES[seat % len(PIECE_STYLES)])
 
 
-def players_text(view: dict[str, Any]) -> str:
-    lines = [f"bank {view['bank']:>7}"]
+def money(n: int) -> str:
+    return f"-${-n:,}" if n < 0 else f"${n:,}"
+
+
+def board_picture(view: dict[str, Any]) -> RichTable:
+    """The 24 spaces in two columns, money spaces in green or red, pieces where they stand."""
+    spaces = view["board"]
+    half = (len(spaces) + 1) // 2
+    grid = RichTable.grid(padding=(0, 1))
+    for _ in range(2):
+        grid.add_column(justify="right", style="dim")
+        grid.add_column(no_wrap=True, width=17)
+        grid.add_column(no_wrap=True, width=4)
+    cells: list[list[RenderableType]] = []
+    for i, sp in enumerate(spaces):
+        full = sp["name"] if len(sp["name"]) <= 11 else sp["name"][:10] + "…"
+        name = Text(f"{full:<11} ")
+        mark = KIND_MARK.get(sp["kind"])
+        if mark and sp["amount"]:
+            name.append(f"{mark[0]}${sp['amount']}", style=mark[1])
+        here = Text()
+        for s, p in enumerate(view["players"]):
+            if p["position"] == i and not p["out"]:
+                here += piece(s)
+        cells.append([str(i), name, here])
+    for r in range(half):
+        right = cells[r + half] if r + half < len(cells) else ["", "", ""]
+        grid.add_row(*cells[r], *right)
+    return grid
+
+
+def players_picture(view: dict[str, Any], names: list[str]) -> Group:
+    """Each player's cash, lottery tickets and IOU, and the bank."""
+    lines: list[RenderableType] = []
     for s, p in enumerate(view["players"]):
-        flags = (" IOU" if p["iou"] else "") + (" OUT" if p["out"] else "")
-        tickets = " ".join(f"{a}-{b}" for a, b in p["tickets"]) or "-"
-        turn = ">" if s == view["current"] and view["winner"] is None else " "
-        lines.append(f"{turn}{PIECES[s]} ${p['cash']:>5} tickets {tickets}{flags}")
-    if view["winner"] is not None:
-        lines.append(f"winner: {PIECES[view['winner']]}")
-    return "\n".join(lines)
+        turn = "▶" if s == view["current"] and view["winner"] is None else " "
+        label = names[s].removeprefix(chr(65 + s)).strip()
+        head = Text(f"{turn}") + piece(s) + Text(f" {label:<4} {money(p['cash']):>7}")
+        if p["out"]:
+            head.append("  out", style="dim")
+        elif p["iou"]:
+            head.append("  IOU $220", style="bold red")
+        if view["winner"] == s:
+            head.append("  ★ wins", style="bold green")
+        lines.append(head)
+        tickets = " ".join(f"{DICE[a]}{DICE[b]}" for a, b in p["tickets"])
+        lines.append(Text(f"  tickets {tickets or 'none'}", style="cyan" if tickets else "dim"))
+    lines.append(Text(f"bank {money(view['bank'])}", style="dim"))
+    return Group(*lines)
 
 
-def shaker_text(view: dict[str, Any]) -> str:
-    """The twelve Sweepstakes spaces, who sits there, the key and the exact odds of free ones."""
-    dice = view["shaker"]
-    lines = ["Shaker: " + (" ".join(map(str, dice)) if dice else "(empty)")]
+def shaker_picture(view: dict[str, Any]) -> Text:
+    dice = view.get("shaker") or []
+    t = Text("Shaker ", style="bold")
+    t.append(" ".join(DICE[d] for d in dice) if dice else "empty", style="bold yellow")
+    if dice and view.get("shaker_for"):
+        t.append(f"  ({view['shaker_for']})", style="dim")
+    if view.get("last_roll"):
+        t.append("\nlast roll ", style="bold")
+        t.append(" ".join(DICE[d] for d in view["last_roll"]), style="bold yellow")
+    if view.get("last_card"):
+        t.append(f"\nFortune: {view['last_card']}", style="italic")
+    return t
+
+
+def sweepstakes_picture(view: dict[str, Any]) -> RichTable:
+    """The twelve Sweepstakes spaces: key, what wins, prize, chance, and whose marker."""
     free = view.get("odds", {})
+    t = RichTable(title="Sweepstakes: press a key to place your marker", box=None,
+                  header_style="dim", title_justify="left")  # fmt: skip
+    for col in ("key", "space", "prize", "chance", "marker"):
+        t.add_column(col, justify="right" if col in ("prize", "chance") else "left")
     for key, space in MARKER_KEYS.items():
         seat = view["markers"].get(space)
-        who = PIECES[seat] if seat is not None else "."
-        hint = f"p={free[space]['p']}" if space in free else ""
-        lines.append(f"[{key}] {space:<10} ${odds.prize(space):<4} {who} {hint}")
-    return "\n".join(lines)
+        chance = f"{float(Fraction(free[space]['p'])):.1%}" if space in free else ""
+        t.add_row(key, SPACE_WORDS[space], f"${odds.prize(space)}", chance,
+                  piece(seat) if seat is not None else Text("free", style="dim"))  # fmt: skip
+    return t
 
 
-class GamblerApp(App[None]):
-    """A Gambler table: the human plays ``seat``; bots play the others."""
+class GamblerApp(TableApp):
+    """A Gambler table: ``seats`` says which seats are humans (hot-seat) and which bots."""
 
-    CSS = "#board { width: 40; } #side { width: 1fr; } #log { height: 12; }"
+    CSS = (
+        TableApp.CSS
+        + """
+    #top { height: 1fr; }
+    #board { width: 57; padding: 0 1; border: round $primary; overflow-y: auto; }
+    #side { width: 1fr; }
+    #players { height: auto; padding: 0 1; border: round $secondary; }
+    #shaker { height: 1fr; padding: 0 1; }
+    #keys { height: 2; padding: 0 1; background: $boost; }
+    #log { height: 4; }
+    """
+    )
     BINDINGS = [
-        *(Binding(k, f"act('{v}')", v.replace("_", " ")) for k, v in ACTION_KEYS.items()),
+        *TableApp.BINDINGS,
+        *(Binding(k, f"act('{v[0]}')", v[0].replace("_", " "), show=False)
+          for k, v in ACTIONS.items()),
         *(Binding(k, f"marker('{v}')", v, show=False) for k, v in MARKER_KEYS.items()),
-        Binding("x", "quit", "quit"),
-    ]
+    ]  # fmt: skip
+    TABLE_KEYS = (
+        *((k, what) for k, (_, what) in ACTIONS.items()),
+        ("1-6", "Sweepstakes: a marker on a High number die"),
+        ("7 8 9 0", "Sweepstakes: a marker on a Split"),
+        ("t / d", "Sweepstakes: a marker on Straight / Pairs"),
+    )
 
-    def __init__(self, state: State | None = None, seat: int = 0, seed: int = 0) -> None:
+    def __init__(
+        self,
+        state: State | None = None,
+        seat: int = 0,
+        seed: int | None = 0,
+        *,
+        seats: list[str] | None = None,
+        bot_delay: float = 0.6,
+        save_path: str | Path | None = None,
+    ) -> None:
         super().__init__()
         self.state = state or new_game("gambler", players=4).new_state(seed)
-        self.seat = seat
+        n = self.state.players
+        self.seat_kinds = seats or [HUMAN if s == seat else BOT for s in range(n)]
+        self.game_id, self.game_title = "gambler", self.state.game.title
+        self.seed, self.bot_delay = seed, bot_delay
+        self.save_path = Path(save_path or f"gamenight-gambler-seed{seed}.json")
         self.bots: dict[int, Bot] = {
-            s: make_bot("gambler", "sensible", seed=seed + s)
-            for s in range(self.state.players)
-            if s != seat
+            s: make_bot("gambler", "sensible", seed=None if seed is None else seed + s)
+            for s, k in enumerate(self.seat_kinds)
+            if k == BOT
         }
+        lone = self.seat_kinds.count(HUMAN) == 1
+        self.names = [
+            ("you" if lone else chr(65 + s)) if k == HUMAN else f"{chr(65 + s)} bot"
+            for s, k in enumerate(self.seat_kinds)
+        ]
         self.seen = 0
+        self.pending = False
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with Horizontal():
+        with Horizontal(id="top"):
             yield Static(id="board")
             with Vertical(id="side"):
                 yield Static(id="players")
                 yield Static(id="shaker")
-                yield Static(id="status")
-        yield RichLog(id="log", wrap=True)
+        yield Static(id="keys")
+        yield RichLog(id="log", wrap=True, markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#board", Static).border_title = "board"
         self.advance()
 
-    def advance(self) -> None:
-        """Play chance moves and bot seats until the human must decide or the game ends."""
+    @property
+    def human(self) -> int | None:
+        """The human seat to act now, if it is a human's turn."""
         st = self.state
-        while not st.is_terminal():
-            if st.is_chance():
-                st.sample_chance()
-            elif st.actors()[0] in self.bots:
-                seat = st.actors()[0]
-                st.apply(self.bots[seat].act(st, seat), seat)
-            else:
-                break
+        if st.is_terminal() or st.is_chance():
+            return None
+        seat: int = st.actors()[0]
+        return seat if seat not in self.bots else None
+
+    def advance(self) -> None:
+        """Draw chance moves, then wait for a human or schedule the next bot move."""
+        st = self.state
+        while st.is_chance() and not st.is_terminal():
+            st.sample_chance()
+        if not st.is_terminal() and self.human is None and not self.pending:
+            self.pending = True
+            self.schedule(self.bot_move)
         self.refresh_table()
+
+    def bot_move(self) -> None:
+        self.pending = False
+        st = self.state
+        if st.is_terminal() or st.is_chance() or st.actors()[0] not in self.bots:
+            self.advance()
+            return
+        seat = st.actors()[0]
+        st.apply(self.bots[seat].act(st, seat), seat)
+        self.advance()
 
     def refresh_table(self, problem: str = "") -> None:
         view = self.state.view()
-        self.query_one("#board", Static).update(board_text(view))
-        self.query_one("#players", Static).update(players_text(view))
-        self.query_one("#shaker", Static).update(shaker_text(view))
-        legal = ", ".join(
-            str(a.get("space", a["type"])) for a in self.state.legal_actions(self.seat)
-        )
-        self.query_one("#status", Static).update(f"{problem}\nyou may: {legal or '-'}")
+        board = self.query_one("#board", Static)
+        if view["phase"] == "marker":
+            board.update(sweepstakes_picture(view))
+        else:
+            board.update(board_picture(view))
+        self.query_one("#players", Static).update(players_picture(view, self.names))
+        self.query_one("#shaker", Static).update(shaker_picture(view))
+        self.query_one("#keys", Static).update(self.keys_text(problem))
         log = self.query_one("#log", RichLog)
         for line in self.state.events(self.seen):
             log.write(line)
         self.seen = self.state.event_count
 
+    def keys_text(self, problem: str) -> Text:
+        t = Text()
+        if problem:
+            t.append(problem + "\n", style="bold red")
+        st = self.state
+        if st.is_terminal():
+            w = st.winner()
+            won = f"{self.names[w]} won" if w is not None else "no winner"
+            return t + Text(f"Game over: {won}.   q quit   s save", style="bold green")
+        seat = self.human
+        if seat is None:
+            who = self.names[st.actors()[0]] if not st.is_chance() else "the dice"
+            return t + Text(f"{who} is playing …   (? help)", style="dim")
+        legal = {a["type"] for a in st.legal_actions(seat)}
+        t.append(f"{self.names[seat]}: ", style="bold")
+        parts = [f"[b]{k}[/b] {what}" for k, (kind, what) in ACTIONS.items() if kind in legal]
+        if "marker" in legal:
+            parts.insert(0, "a key from the Sweepstakes table")
+        return t + Text.from_markup("   ".join(parts))
+
     def _send(self, action: dict[str, Any]) -> None:
+        seat = self.human
+        if self.paused or seat is None:
+            return
         try:
-            self.state.apply(action, self.seat)
-        except IllegalAction as e:
+            self.state.apply(action, seat)
+        except GamenightError as e:
             self.refresh_table(f"not now: {e}")
             return
         self.advance()

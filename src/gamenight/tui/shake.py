@@ -16,6 +16,13 @@ from gamenight.engine import Action
 from .tables import Table
 
 DIE_COLORS = ("red", "blue", "green", "yellow", "magenta", "cyan")
+PHASES = {
+    "roll": "everyone throws a colored die",
+    "choose": "take the die's points, or shake instead",
+    "shake": "shaking …",
+    "shaken": "shake again, or stop and keep the points",
+    "order": "choose the shaking order",
+}
 
 
 def colored_die(seat: int, face: int | None) -> Text:
@@ -48,27 +55,43 @@ class ShakeTable(Table):
         return super().label(action)
 
     def render(self, view: dict[str, Any], seat_names: list[str]) -> RenderableType:
-        rnd = "All Shake" if view["all_shake_round"] else f"round {view['round']}/{view['rounds']}"
-        head = Text(f"{rnd}   phase: {view['phase']}", style="bold")
+        rnd = (
+            "All Shake round"
+            if view["all_shake_round"]
+            else f"round {view['round']}/{view['rounds']}"
+        )
+        head = Text(rnd, style="bold")
+        head.append(f"   {PHASES.get(view['phase'], view['phase'])}", style="italic")
         rolled = view.get("rolled") or []
-        dice = Text("colored dice  ")
+        dice = Text("colored dice ")
         for s in range(len(view["players"])):
-            dice.append(f"{seat_names[s]} ")
             face = rolled[s] if s < len(rolled) else None
+            dice.append(f"{seat_names[s][0]}")
             dice.append_text(colored_die(s, face))
-            dice.append(f" {face * 10:<3} " if face else "     ", style="dim")
-        shake = Text("shake dice    ") + shake_dice(view.get("last_shake"))
+            dice.append(f"{face * 10:<3} " if face else "    ", style="dim")
+        shake = Text("shake dice   ") + shake_dice(view.get("last_shake"))
         if view.get("shaker") is not None:
-            shake.append(f"  {seat_names[view['shaker']]} shaking: {view['shake_points']} pts")
+            shake.append(
+                f"\n{seat_names[view['shaker']]} shaking: {view['shake_points']:,} in hand",
+                style="bold",
+            )
         odds = Text(
-            f"chance of crapping out (six blanks) on the next shake: "
+            f"next shake craps out (six blanks): "
             f"{view['crap_out_chance']} ≈ {view['crap_out_probability']:.1%}",
             style="italic cyan",
         )
-        pad = RichTable(title="score pad", box=None, header_style="dim")
-        pad.add_column("seat")
-        for r in range(view["rounds"]):
-            pad.add_column(str(r + 1), justify="right")
+        return Group(head, dice, shake, odds, self.pad(view, seat_names))
+
+    @staticmethod
+    def pad(view: dict[str, Any], seat_names: list[str]) -> RichTable:
+        """The score pad: the last four rounds (the whole pad is in the record), AS and total."""
+        first = max(0, min(view["round"], view["rounds"]) - 4)
+        shown = range(first, min(first + 4, view["rounds"]))
+        pad = RichTable(title="score pad", box=None, header_style="dim", pad_edge=False,
+                        title_justify="left")  # fmt: skip
+        pad.add_column("seat", no_wrap=True)
+        for r in shown:
+            pad.add_column(f"r{r + 1}", justify="right")
         pad.add_column("AS", justify="right")
         pad.add_column("total", justify="right", style="bold")
         for s, p in enumerate(view["players"]):
@@ -79,8 +102,10 @@ class ShakeTable(Table):
                 name_t = Text(f"▶ {name}", style="bold black on yellow")
             else:
                 name_t = Text(f"  {name}")
-            cells = [("" if v is None else str(v)) for v in p["rounds"]]
-            cells += [""] * (view["rounds"] - len(cells))
+            cells = [
+                "" if r >= len(p["rounds"]) or p["rounds"][r] is None else str(p["rounds"][r])
+                for r in shown
+            ]
             a = p.get("all_shake")
-            pad.add_row(name_t, *cells, "" if a is None else str(a), str(p["total"]))
-        return Group(head, Text(""), dice, shake, odds, Text(""), pad)
+            pad.add_row(name_t, *cells, "" if a is None else str(a), f"{p['total']:,}")
+        return pad

@@ -21,7 +21,8 @@ def card_row(face_up: list[int]) -> Text:
             t.append(f"{c:>2}", style="bold black on white")
         else:
             t.append("▒▒", style="grey35 on grey15")
-        t.append(" ")
+        if c != CARDS[-1]:
+            t.append(" ")
     return t
 
 
@@ -42,10 +43,9 @@ class SnakeEyesTable(Table):
         if view["chances_left"]:
             head.append(f"   chances left: {view['chances_left']}", style="bold magenta")
         seats = RichTable(box=None, pad_edge=False, show_header=True, header_style="dim")
-        seats.add_column("seat")
-        seats.add_column("cards  " + " ".join(f"{c:>2}" for c in CARDS))
+        seats.add_column("seat", no_wrap=True)
+        seats.add_column(" ".join(f"{c:>2}" for c in CARDS), no_wrap=True)
         seats.add_column("chips", justify="right")
-        seats.add_column("left", justify="right")
         for s, p in enumerate(view["players"]):
             name = seat_names[s]
             if view["winner"] == s:
@@ -55,10 +55,7 @@ class SnakeEyesTable(Table):
             else:
                 name_t = Text(f"  {name}")
             seats.add_row(
-                name_t,
-                Text("       ") + card_row(p["face_up"]),
-                Text(str(p["chips"]), style="bold yellow"),
-                str(len(p["face_up"])),
+                name_t, card_row(p["face_up"]), Text(str(p["chips"]), style="bold yellow")
             )
         kitty = Text("kitty  ", style="bold") + chips(view["kitty"])
-        return Group(dice_art(throw), head, Text(""), kitty, Text(""), seats)
+        return Group(dice_art(throw), head, kitty, seats)

@@ -4,7 +4,15 @@ The rules live in ``state.py``; the board and cards are data (``data/``), the Sh
 ``odds.py``.
 """
 
-from .data import BadGameData, GamblerData, load_data
+from .data import BadGameData, GamblerData, data_options, load_data
 from .state import Gambler, GamblerOptions, GamblerState
 
-__all__ = ["BadGameData", "Gambler", "GamblerData", "GamblerOptions", "GamblerState", "load_data"]
+__all__ = [
+    "BadGameData",
+    "Gambler",
+    "GamblerData",
+    "GamblerOptions",
+    "GamblerState",
+    "data_options",
+    "load_data",
+]

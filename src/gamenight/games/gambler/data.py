@@ -2,19 +2,22 @@
 
 The rulebook leaves the track and the cards out, so gamenight ships its own (``data/``) and lets a
 table load custom files; a bad file gets a BadGameData naming the file, the entry and the problem.
+A game takes custom data as options (``data_options`` reads the files), so a record carries the
+data itself, bounded by the schema, and replaying it never opens a file.
 """
 
 from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from gamenight.engine.errors import GamenightError
+from gamenight.engine.errors import GamenightError, describe
 
 SpaceKind = Literal[
     "start", "fortune", "sweepstakes", "lottery", "races", "daily_double", "collect", "pay"
@@ -46,7 +49,7 @@ class _Strict(BaseModel):
 
 
 class Space(_Strict):
-    name: str = Field(min_length=1)
+    name: str = Field(min_length=1, max_length=60)
     kind: SpaceKind
     amount: int | None = Field(default=None, ge=1, le=10_000)
 
@@ -60,7 +63,7 @@ class Space(_Strict):
 
 
 class Board(_Strict):
-    design: str = ""
+    design: str = Field(default="", max_length=200)
     space: list[Space] = Field(min_length=2, max_length=100)
 
     @model_validator(mode="after")
@@ -72,7 +75,7 @@ class Board(_Strict):
 
 
 class Card(_Strict):
-    text: str = Field(min_length=1)
+    text: str = Field(min_length=1, max_length=300)
     effect: Effect
     amount: int | None = Field(default=None, ge=1, le=10_000)
     to: SpaceKind | None = None
@@ -88,12 +91,12 @@ class Card(_Strict):
 
 
 class FortuneDeck(_Strict):
-    design: str = ""
+    design: str = Field(default="", max_length=200)
     card: list[Card] = Field(min_length=1, max_length=200)
 
 
 class Tickets(_Strict):
-    design: str = ""
+    design: str = Field(default="", max_length=200)
     tickets: list[Annotated[list[int], Field(min_length=2, max_length=2)]] = Field(
         min_length=1, max_length=100
     )
@@ -107,7 +110,7 @@ class Tickets(_Strict):
 
 
 class Horses(_Strict):
-    design: str = ""
+    design: str = Field(default="", max_length=200)
     horses: list[int] = Field(min_length=1, max_length=6)
 
     @model_validator(mode="after")
@@ -126,9 +129,16 @@ def _read(path: str | Path | None, default: str) -> tuple[str, dict[str, Any]]:
     else:
         name = str(path)
         try:
-            text = Path(path).read_text()
+            with Path(path).open("rb") as f:  # bounded: /dev/zero must not hang a table
+                raw = f.read(MAX_FILE_BYTES + 1)
         except OSError as e:
             raise BadGameData(name, "file", f"cannot read it ({e.strerror})") from None
+        if len(raw) > MAX_FILE_BYTES:
+            raise BadGameData(name, "file", f"bigger than {MAX_FILE_BYTES} bytes")
+        try:
+            text = raw.decode()
+        except UnicodeDecodeError:
+            raise BadGameData(name, "file", "not UTF-8 text") from None
     try:
         return name, tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -148,7 +158,7 @@ def _validate(model: type[_Strict], name: str, raw: dict[str, Any]) -> Any:
             entry += f" field {'.'.join(loc[2:])}"
         msg = err["msg"].removeprefix("Value error, ")
         if err["type"] not in ("missing", "value_error") and "input" in err:
-            msg = f"{msg} (got {err['input']!r})"
+            msg = f"{msg} (got {describe(err['input'])})"
         raise BadGameData(name, entry or "file", msg) from None
 
 
@@ -162,6 +172,9 @@ class GamblerData:
     horses: Horses
 
 
+MAX_FILE_BYTES = 1 << 20  # a data file bigger than this is refused before it is parsed
+
+
 def load_data(
     board: str | Path | None = None,
     fortune: str | Path | None = None,
@@ -169,9 +182,45 @@ def load_data(
     horses: str | Path | None = None,
 ) -> GamblerData:
     """Load the built-in files, or custom ones where a path is given."""
+    if board is fortune is tickets is horses is None:
+        return builtin_data()
     return GamblerData(
         _validate(Board, *_read(board, "board.toml")),
         _validate(FortuneDeck, *_read(fortune, "fortune.toml")),
         _validate(Tickets, *_read(tickets, "tickets.toml")),
         _validate(Horses, *_read(horses, "horses.toml")),
     )
+
+
+@cache
+def builtin_data() -> GamblerData:
+    """The data gamenight ships, read once per process."""
+    return GamblerData(
+        _validate(Board, *_read(None, "board.toml")),
+        _validate(FortuneDeck, *_read(None, "fortune.toml")),
+        _validate(Tickets, *_read(None, "tickets.toml")),
+        _validate(Horses, *_read(None, "horses.toml")),
+    )
+
+
+def data_options(
+    board: str | Path | None = None,
+    fortune: str | Path | None = None,
+    tickets: str | Path | None = None,
+    horses: str | Path | None = None,
+) -> dict[str, Any]:
+    """Custom data files read and checked here, as options for ``new_game("gambler", ...)``:
+    the game, and every record of it, then carries the data, never the path."""
+    files = {"board": board, "fortune": fortune, "tickets": tickets, "horses": horses}
+    models: dict[str, type[_Strict]] = {
+        "board": Board,
+        "fortune": FortuneDeck,
+        "tickets": Tickets,
+        "horses": Horses,
+    }
+    out: dict[str, Any] = {}
+    for name, path in files.items():
+        if path is not None:
+            data = _validate(models[name], *_read(path, ""))
+            out[name] = data.model_dump(mode="json")
+    return out

@@ -18,9 +18,10 @@ from gamenight.engine import BadOption, Game, IllegalAction, Options, State, reg
 from gamenight.engine.chance import check_faces, dice_outcomes
 from gamenight.engine.errors import MalformedAction, NotYourTurn
 from gamenight.engine.ledger import Ledger
+from gamenight.engine.schema import Int, IntList, Str
 
 from . import odds
-from .data import BadGameData, GamblerData, load_data
+from .data import BadGameData, Board, FortuneDeck, GamblerData, Horses, Tickets, builtin_data
 
 START_CASH = 100  # one $50, two $20, one $10 (denominations are display only)
 TARGET = 1000
@@ -34,13 +35,17 @@ DIE = [({"type": "die", "face": f}, Fraction(1, 6)) for f in range(1, 7)]
 
 class GamblerOptions(Options):
     players: int = Field(default=4, description="2 to 4 players")
-    first_player: int | None = Field(default=None, description="none: throw for high roll")
+    first_player: int | None = Field(
+        default=None, ge=0, le=3, description="none: throw for high roll"
+    )
     auto_claim_start: bool = Field(default=False, description="claim the $100 at Start at once")
     max_turns: int = Field(default=400, ge=10, le=100_000, description="safety limit of turns")
-    board_file: str | None = None
-    fortune_file: str | None = None
-    tickets_file: str | None = None
-    horses_file: str | None = None
+    # Custom game data travels inside the options (and so inside records), never as a path:
+    # a record must not make the engine read a file. ``data_options`` reads files for a table.
+    board: Board | None = Field(default=None, strict=False, description="the track (board.toml)")
+    fortune: FortuneDeck | None = Field(default=None, strict=False, description="Fortune cards")
+    tickets: Tickets | None = Field(default=None, strict=False, description="lottery tickets")
+    horses: Horses | None = Field(default=None, strict=False, description="Horse Race cards")
 
 
 @register_game
@@ -57,26 +62,30 @@ class Gambler(Game):
         o = self.options
         if o.first_player is not None and not 0 <= o.first_player < self.players:
             raise BadOption(self.id, "first_player", f"no seat {o.first_player}")
-        self.data: GamblerData = load_data(
-            o.board_file, o.fortune_file, o.tickets_file, o.horses_file
+        built_in = builtin_data()
+        self.data = GamblerData(
+            o.board or built_in.board,
+            o.fortune or built_in.fortune,
+            o.tickets or built_in.tickets,
+            o.horses or built_in.horses,
         )
         kinds = {s.kind for s in self.data.board.space}
         for i, card in enumerate(self.data.fortune.card):
             if card.to is not None and card.to not in kinds:
                 raise BadGameData(
-                    o.fortune_file or "<built-in fortune.toml>",
+                    "option fortune" if o.fortune else "<built-in fortune.toml>",
                     f"card {i + 1}",
                     f"goes to a {card.to!r} space, but the board has none",
                 )
         if len(self.data.tickets.tickets) < MAX_TICKETS * self.players:
             raise BadGameData(
-                o.tickets_file or "<built-in tickets.toml>",
+                "option tickets" if o.tickets else "<built-in tickets.toml>",
                 "tickets",
                 f"{self.players} players need {MAX_TICKETS * self.players}",
             )
         if len(self.data.horses.horses) < self.players:
             raise BadGameData(
-                o.horses_file or "<built-in horses.toml>",
+                "option horses" if o.horses else "<built-in horses.toml>",
                 "horses",
                 f"{self.players} players need one card each",
             )
@@ -85,8 +94,30 @@ class Gambler(Game):
         return GamblerState(self, seed)
 
 
+_FACES = IntList(2, 2, 1, 6)
+
+
 class GamblerState(State):
     game: Gambler
+
+    ACTIONS = {
+        "buy_ticket": {},
+        "roll": {},
+        "roll_again": {},
+        "sweepstakes": {},
+        "marker": {"space": Str(max_len=40)},
+        "claim_start": {},
+        "end_turn": {},
+        "take_iou": {},
+        "repay_iou": {},
+    }
+    CHANCE_ACTIONS = {
+        "dice": {"faces": _FACES},
+        "die": {"face": Int(1, 6)},
+        "ticket": {"ticket": IntList(2, 2, 1, 6)},
+        "horse": {"horse": Int(1, 6)},
+        "fortune": {"card": Int(0, 10_000)},
+    }
 
     def __init__(self, game: Gambler, seed: int | None = None) -> None:
         super().__init__(game, seed)
@@ -144,7 +175,7 @@ class GamblerState(State):
             return [self.marker_queue[0]]
         return [self.current]
 
-    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+    def _legal_actions(self, seat: int) -> list[dict[str, Any]]:
         if seat not in self.actors():
             return []
         acts: list[dict[str, Any]] = []
@@ -625,7 +656,7 @@ class GamblerState(State):
             self._end_turn()
 
     # --- views ----------------------------------------------------------------------------------
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         """Gambler hides nothing that matters: tickets are bought face up, so all is shown."""
         v: dict[str, Any] = {
             "game": self.game.id,
@@ -635,7 +666,7 @@ class GamblerState(State):
             "turn": self.turns,
             "winner": self._winner,
             "bank": self.ledger[BANK],
-            "last_roll": self.last_roll,
+            "last_roll": list(self.last_roll) if self.last_roll else None,
             "last_card": self.last_card,
             "start_due": self.start_due,
             "board": [{"name": s.name, "kind": s.kind, "amount": s.amount} for s in self.space],

@@ -9,13 +9,13 @@ while the centre holds cards.
 
 from __future__ import annotations
 
-import random
 from fractions import Fraction
 from typing import Any
 
 from pydantic import Field
 
 from gamenight.engine import Game, register_game
+from gamenight.engine.chance import Uniforms
 
 from .deck import ELEPHANT, MOUSE
 from .table import CardOptions, TableState
@@ -41,6 +41,7 @@ class SlapTheElephant(Game):
 
 class SlapState(TableState):
     CALLS = ("slap", "snap_fingers")
+    ACTIONS = {"flip": {}, "slap": {}, "snap_fingers": {}}
 
     def is_chance(self) -> bool:
         return not self._over and self.dealing()
@@ -48,7 +49,7 @@ class SlapState(TableState):
     def _chance_outcomes(self) -> list[tuple[dict[str, Any], Fraction]]:
         return self._deal_outcomes()
 
-    def _sample_chance(self, rng: random.Random) -> dict[str, Any]:
+    def _sample_chance(self, rng: Uniforms) -> dict[str, Any]:
         return self._sample_from(self.undealt, "deal", rng)
 
     def _call_open(self) -> bool:

@@ -9,7 +9,6 @@ card-by-card shuffle of his face-up pile (chance moves); nobody calls during a s
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from fractions import Fraction
 from typing import Any
@@ -17,9 +16,10 @@ from typing import Any
 from pydantic import Field
 
 from gamenight.engine import Game, register_game
+from gamenight.engine.chance import Uniforms
 
 from .deck import draw_outcomes
-from .table import CardOptions, TableState
+from .table import CARD, CardOptions, TableState
 
 
 class SnapOptions(CardOptions):
@@ -40,6 +40,8 @@ class Snap(Game):
 
 class SnapState(TableState):
     CALLS = ("snap",)
+    ACTIONS = {"flip": {}, "snap": {}}
+    CHANCE_ACTIONS = {"deal": {"card": CARD}, "reshuffle": {"card": CARD}}
 
     def __init__(self, game: Snap, seed: int | None = None) -> None:
         super().__init__(game, seed)
@@ -71,7 +73,7 @@ class SnapState(TableState):
         pool, kind = self._chance_pool()
         return draw_outcomes(pool, kind)
 
-    def _sample_chance(self, rng: random.Random) -> dict[str, Any]:
+    def _sample_chance(self, rng: Uniforms) -> dict[str, Any]:
         pool, kind = self._chance_pool()
         return self._sample_from(pool, kind, rng)
 
@@ -164,8 +166,8 @@ class SnapState(TableState):
     def _player_view(self, seat: int) -> dict[str, Any]:
         return {"pack": len(self.pack[seat]), "face_up": list(self.up[seat])}
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
-        v = super().view(seat)
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        v = super()._view(seat)
         v["penalized"] = self.penalized
         v["shuffling"] = sum(self.shuffle_pool.values())
         v["matches"] = self.matches()

@@ -7,7 +7,6 @@ start at seat 0 and go round in seat order (clockwise). Cards are dealt one at a
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from fractions import Fraction
 from typing import Any
@@ -15,9 +14,11 @@ from typing import Any
 from pydantic import Field
 
 from gamenight.engine import IllegalAction, Options, State
+from gamenight.engine.chance import Uniforms
 from gamenight.engine.errors import MalformedAction, NotYourTurn
+from gamenight.engine.schema import Str
 
-from .deck import DECK_SIZE, draw_outcomes, full_deck
+from .deck import DECK_SIZE, GROUPS, draw_outcomes, full_deck
 
 
 class CardOptions(Options):
@@ -29,10 +30,14 @@ class CardOptions(Options):
     )
 
 
+CARD = Str(max_len=20, choices=frozenset(GROUPS))
+
+
 class TableState(State):
     """Packs (index 0 is the top), the deal, the turn and the end of the game."""
 
     CALLS: tuple[str, ...] = ()
+    CHANCE_ACTIONS = {"deal": {"card": CARD}}
 
     def __init__(self, game: Any, seed: int | None = None) -> None:
         super().__init__(game, seed)
@@ -87,9 +92,17 @@ class TableState(State):
         if not self.dealing():
             self.log("the deal is done: packs of {}", [len(p) for p in self.pack])
 
-    def _sample_from(self, pool: Counter[str], kind: str, rng: random.Random) -> dict[str, Any]:
+    def _sample_from(self, pool: Counter[str], kind: str, rng: Uniforms) -> dict[str, Any]:
         cards = sorted(pool.elements())
-        return {"type": kind, "card": rng.choice(cards)}
+        return {"type": kind, "card": cards[int(rng.random() * len(cards))]}
+
+    def _public_action(
+        self, action: dict[str, Any], seat: int | None, viewer: int | None
+    ) -> dict[str, Any]:
+        """Cards are dealt and shuffled face down: nobody, the receiver included, sees them."""
+        if seat is None:
+            return {"type": action["type"]}
+        return dict(action)
 
     # --- calls and turns -------------------------------------------------------------------
     def _check_player(self, action: dict[str, Any], seat: int) -> str:
@@ -164,7 +177,7 @@ class TableState(State):
             return [self.turn]
         return [self.turn, *(s for s in self.in_seats() if s != self.turn)]
 
-    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+    def _legal_actions(self, seat: int) -> list[dict[str, Any]]:
         if seat not in self.actors():
             return []
         acts = [{"type": c} for c in self.CALLS if self._call_open()]
@@ -191,7 +204,7 @@ class TableState(State):
     def _player_view(self, seat: int) -> dict[str, Any]:
         return {"pack": len(self.pack[seat]), "face_up": []}
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         """Face-down cards are counted, never shown, to every seat alike (nobody sees his own)."""
         return {
             "game": self.game.id,

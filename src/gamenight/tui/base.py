@@ -1,0 +1,229 @@
+"""What every terminal table shares: one key map, the help, save and quit dialogs, the title.
+
+Every table answers ``?`` (help: every key and the rules summary), ``s`` (save the record),
+``q`` (quit, asking first while a game is in progress). Bots and dice wait while any dialog is
+open: ``paused`` says so, and ``schedule`` re-arms a move that comes due during a dialog.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.markup import escape
+from rich.table import Table as RichTable
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Static
+
+from .rules_help import rules_for
+
+HUMAN, BOT = "human", "bot"
+
+DIALOG_CSS = """
+ConfirmQuit, HelpScreen, SaveScreen { align: center middle; }
+#dialog { width: 76; max-width: 100%; height: auto; max-height: 100%; padding: 0 1;
+          border: thick $accent; background: $surface; }
+#help-body { height: auto; max-height: 18; }
+#buttons { height: auto; margin-top: 1; }
+#buttons Button { margin-right: 2; }
+"""
+
+
+class ConfirmQuit(ModalScreen[bool]):
+    """Asks before throwing away a game in progress."""
+
+    BINDINGS = [("y", "answer(True)", "yes"), ("n,escape", "answer(False)", "no")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label("The game is not over. Quit anyway?  (y / n)")
+            yield Label("To keep it, answer n and press s to save the record first.")
+            with Horizontal(id="buttons"):
+                yield Button("Quit (y)", variant="error", id="yes")
+                yield Button("Keep playing (n)", variant="primary", id="no")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every key of this table, then the rules in a few lines."""
+
+    BINDINGS = [("escape,question_mark,q,enter", "close", "close")]
+
+    def __init__(self, title: str, keys: Sequence[tuple[str, str]], rules: str) -> None:
+        super().__init__()
+        self.heading, self.keys, self.rules = title, list(keys), rules
+
+    def compose(self) -> ComposeResult:
+        grid = RichTable.grid(padding=(0, 2))
+        grid.add_column(style="bold cyan", no_wrap=True)
+        grid.add_column()
+        for key, what in self.keys:
+            grid.add_row(key, what)
+        with Vertical(id="dialog"):
+            yield Label(Text(f"{self.heading}: keys and rules", style="bold"))
+            with VerticalScroll(id="help-body"):
+                yield Static(grid)
+                flowing = " ".join(self.rules.split())  # the dialog wraps it to its own width
+                yield Static(Text("\n" + flowing, style="italic"))
+            yield Label(Text("escape or ? closes this help", style="dim"))
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class SaveScreen(ModalScreen[str | None]):
+    """Asks where to save the record, suggesting the last path."""
+
+    BINDINGS = [("escape", "cancel", "cancel")]
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.path = path
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label("Save the game record to (enter saves, escape cancels):")
+            yield Input(value=str(self.path), id="save-path")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def seats_text(kinds: Sequence[str]) -> str:
+    """Who sits where, short enough for a title: 'A you · B-D bots', 'A B humans · C bot'."""
+    groups: list[tuple[str, list[int]]] = []
+    for s, k in enumerate(kinds):
+        if groups and groups[-1][0] == k:
+            groups[-1][1].append(s)
+        else:
+            groups.append((k, [s]))
+    lone = kinds.count(HUMAN) == 1
+    parts = []
+    for kind, seats in groups:
+        letters = [chr(65 + s) for s in seats]
+        who = (
+            letters[0]
+            if len(seats) == 1
+            else (f"{letters[0]}-{letters[-1]}" if len(seats) > 2 else " ".join(letters))
+        )
+        if kind == HUMAN:
+            word = "you" if lone else ("human" if len(seats) == 1 else "humans")
+        else:
+            word = "bot" if len(seats) == 1 else "bots"
+        parts.append(f"{who} {word}")
+    return " · ".join(parts)
+
+
+class TableApp(App[None]):
+    """Base of every table: set ``state``, ``game_title``, ``seat_kinds`` and ``seed``."""
+
+    BINDINGS = [
+        Binding("question_mark", "help", "help"),
+        Binding("s", "save", "save"),
+        Binding("q", "quit_game", "quit"),
+    ]
+    CSS = DIALOG_CSS
+    #: the keys this table adds, for the help dialog: (key, what it does)
+    TABLE_KEYS: tuple[tuple[str, str], ...] = ()
+
+    state: Any
+    game_id: str = ""
+    game_title: str = ""
+    seat_kinds: list[str]
+    seed: int | None = None
+    save_path: Path
+    bot_delay: float = 0.6
+
+    def table_title(self) -> str:
+        seed = "random seed" if self.seed is None else f"seed {self.seed}"
+        return f"{self.game_title} · {seats_text(self.seat_kinds)} · {seed}"
+
+    def on_mount(self) -> None:
+        self.title = self.table_title()
+
+    # --- dialogs -------------------------------------------------------------------------------
+    @property
+    def paused(self) -> bool:
+        """A dialog is open: bots, dice and clocks wait."""
+        return isinstance(self.screen, ModalScreen)
+
+    def key_help(self) -> list[tuple[str, str]]:
+        return [
+            *self.TABLE_KEYS,
+            ("?", "this help"),
+            ("s", "save the game record (a JSON file that `gamenight replay` reads)"),
+            ("q", "quit (asks first while the game is on)"),
+        ]
+
+    def action_help(self) -> None:
+        if not self.paused:
+            self.push_screen(HelpScreen(self.game_title, self.key_help(), rules_for(self.game_id)))
+
+    def action_save(self) -> None:
+        if self.paused:
+            return
+
+        def chosen(path: str | None) -> None:
+            if path:
+                self.save_to(Path(path).expanduser())
+
+        self.push_screen(SaveScreen(self.save_path), chosen)
+
+    def save_to(self, path: Path) -> bool:
+        """Write the record; a path that cannot be written is a message, and the game goes on."""
+        try:
+            path.write_text(json.dumps(self.state.record(), indent=1))
+        except OSError as e:
+            why = e.strerror or type(e).__name__
+            self.notify(escape(f"could not save to {path}: {why}"), severity="error", timeout=8)
+            return False
+        self.save_path = path
+        self.notify(escape(f"record saved to {path}"))
+        return True
+
+    def game_over(self) -> bool:
+        return bool(self.state.is_terminal())
+
+    def action_quit_game(self) -> None:
+        if self.paused:
+            return
+        if self.game_over() or not self.state.moves:
+            self.exit()
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.exit()
+
+        self.push_screen(ConfirmQuit(), answered)
+
+    # --- bots on a timer -----------------------------------------------------------------------
+    def schedule(self, move: Callable[[], None]) -> None:
+        """Run ``move`` after the bot delay; while a dialog is open it waits and tries again."""
+
+        def due() -> None:
+            if not self.is_running:
+                return
+            if self.paused:
+                self.set_timer(max(self.bot_delay, 0.1), due)
+                return
+            move()
+
+        if self.bot_delay > 0:
+            self.set_timer(self.bot_delay, due)
+        else:
+            self.call_later(due)

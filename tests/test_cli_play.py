@@ -1,0 +1,174 @@
+"""``gamenight play`` and ``replay``: every option works or is refused by name; seeds repeat.
+
+The table is built for real and only its ``run`` is replaced, so each test sees exactly the
+app a player would get.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import gamenight
+from gamenight.catalogue import GAMES
+from gamenight.cli import app
+from gamenight.tui.base import TableApp
+
+runner = CliRunner()
+EXAMPLES = Path(__file__).parent.parent / "examples"
+
+
+@pytest.fixture
+def started(monkeypatch: pytest.MonkeyPatch) -> list[TableApp]:
+    apps: list[TableApp] = []
+    monkeypatch.setattr(TableApp, "run", lambda self: apps.append(self))
+    return apps
+
+
+def test_the_catalogue_agrees_with_the_registry() -> None:
+    assert list(GAMES) == gamenight.list_games()
+    for gid, (title, _) in GAMES.items():
+        assert gamenight.engine.game_class(gid).title == title
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "bots", "humans"),
+    [
+        ("snake-eyes", 4, 3, ["human", "bot", "bot", "bot"]),
+        ("shake", 3, 1, ["human", "human", "bot"]),
+        ("gambler", 4, 2, ["human", "human", "bot", "bot"]),
+        ("snake-eyes-casino", 3, 2, ["human", "bot", "bot"]),
+        ("snap", 3, 2, ["human", "bot", "bot"]),
+        ("slap-the-elephant", 4, 3, ["human", "bot", "bot", "bot"]),
+    ],
+)
+def test_bots_seat_bots_in_every_game(
+    started: list[TableApp], game: str, players: int, bots: int, humans: list[str]
+) -> None:
+    args = ["play", game, "--players", str(players), "--bots", str(bots), "--seed", "3"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    (table,) = started
+    assert table.seat_kinds == humans and table.seed == 3
+    assert table.state.players == players
+
+
+def test_without_bots_you_play_against_bots_in_every_other_seat(
+    started: list[TableApp],
+) -> None:
+    assert runner.invoke(app, ["play", "gambler", "--players", "3"]).exit_code == 0
+    assert started[0].seat_kinds == ["human", "bot", "bot"]
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["play", "shake", "--strategy", "hardways"], "--strategy"),
+        (["play", "gambler", "--strategy", "field"], "--strategy"),
+        (["play", "snake-eyes", "--level", "easy"], "--level"),
+        (["play", "snap", "--delay", "1"], "--delay"),
+        (["play", "snap", "--players", "3", "--bots", "1"], "--bots"),
+        (["play", "snake-eyes", "--live"], "--live"),
+        (["play", "snake-eyes-casino", "--strategy", "martingale"], "--strategy"),
+        (["play", "snake-eyes-casino", "--live", "--bots", "1"], "--bots"),
+        (["play", "snap", "--level", "godlike"], "--level"),
+        (["play", "shake", "--table", "examples/table.json"], "--table"),
+        (["play", "shake", "--players", "2", "--bots", "3"], "--bots"),
+    ],
+)
+def test_options_a_game_cannot_use_are_refused_by_name(
+    started: list[TableApp], args: list[str], named: str
+) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert named in result.output
+    assert not started
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_missing_seed_is_random_and_printed(started: list[TableApp], game: str) -> None:
+    seeds = []
+    for _ in range(2):
+        result = runner.invoke(app, ["play", game, "--players", "2", "--bots", "1"])
+        assert result.exit_code == 0, result.output
+        printed = re.search(r"--seed (\d+)", result.output)
+        assert printed, result.output
+        seeds.append(int(printed.group(1)))
+    assert [t.seed for t in started] == seeds
+    assert seeds[0] != seeds[1]  # two games in a row are not the same game
+    assert started[0].state.record()["seed"] == seeds[0]
+
+
+def test_the_printed_seed_deals_the_same_game_again(started: list[TableApp]) -> None:
+    runner.invoke(app, ["play", "snake-eyes-casino", "--players", "1", "--bots", "0"])
+    seed = started[0].seed
+    runner.invoke(app, ["play", "snake-eyes-casino", "--players", "1", "--bots", "0",
+                        "--seed", str(seed)])  # fmt: skip
+    a, b = (t.state for t in started)
+    for state in (a, b):
+        state.apply({"type": "wager", "area": "field", "amount": 5}, 0)
+        state.apply({"type": "accept"}, 0)
+        state.apply({"type": "roll"}, 0)
+        state.sample_chance()
+    assert a.results == b.results
+
+
+def test_casino_strategy_live_and_the_example_table(started: list[TableApp]) -> None:
+    args = ["play", "snake-eyes-casino", "--players", "3", "--bots", "2", "--strategy", "hardways"]
+    assert runner.invoke(app, args).exit_code == 0
+    bots = started[0].bots  # type: ignore[attr-defined]
+    assert {s: b.strategy for s, b in bots.items()} == {1: "hardways", 2: "hardways"}
+    table = str(EXAMPLES / "table.json")
+    result = runner.invoke(app, ["play", "snake-eyes-casino", "--live", "--table", table])
+    assert result.exit_code == 0, result.output
+    live = started[1]
+    assert live.live and live.seat_kinds == ["human", "human"]  # type: ignore[attr-defined]
+    assert live.state.pays["hard6"] == "8:1"  # from the example file
+
+
+def test_user_text_in_errors_is_never_read_as_markup(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["play", "no[red]such[/red]game"])
+    assert result.exit_code == 2 and "no[red]such[/red]game" in result.output
+    missing = tmp_path / "[bold]table.json"
+    result = runner.invoke(app, ["play", "snake-eyes-casino", "--table", str(missing)])
+    assert result.exit_code == 2 and "[bold]table.json" in result.output
+    assert "no such file" in result.output
+    bad = tmp_path / "odd [x].json"
+    bad.write_text("{not json")
+    result = runner.invoke(app, ["replay", str(bad)])
+    assert result.exit_code == 2 and "odd [x].json" in result.output
+
+
+def test_replay_names_the_winner_and_summarises(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["replay", str(EXAMPLES / "saved-game.json")])
+    assert result.exit_code == 0, result.output
+    assert "Snake Eyes" in result.output and "standings" in result.output
+    assert "A won after 51 moves" in result.output
+    as_json = runner.invoke(app, ["replay", str(EXAMPLES / "saved-game.json"), "--json"])
+    out = json.loads(as_json.stdout)
+    assert out["winner"] == 0 and out["winner_name"] == "A" and out["terminal"]
+    assert [r["name"] for r in out["standings"]] == ["A", "B", "C"]
+    chips = [r["chips"] for r in out["standings"]]
+    assert sum(chips) == 150  # every chip accounted for: 3 players x 50
+
+
+def test_replay_of_a_casino_session_names_the_biggest_bankroll(tmp_path: Path) -> None:
+    state = gamenight.new_game("snake-eyes-casino", players=2, max_rolls=3).new_state(seed=1)
+    from gamenight.bots.casino_bot import CasinoBot
+
+    bots = [CasinoBot(strategy="field"), CasinoBot(strategy="numbers")]
+    while not state.is_terminal():
+        if state.is_chance():
+            state.sample_chance()
+        else:
+            seat = state.actors()[0]
+            state.apply(bots[seat].act(state, seat), seat)
+    path = tmp_path / "casino.json"
+    path.write_text(json.dumps(state.record()))
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "bankroll" in result.output and "biggest bankroll" in result.output
