@@ -27,7 +27,8 @@ def test_shake_table_at_desktop_and_phone_width(server: Server, new_context: Any
     tid, token = start_with(server, "shake", [HUMAN, BOT, BOT, BOT])
     page = sit(new_context(), server, tid, 0, token, "Sam")
     errors = watch_errors(page)
-    play_a_little(page, 8)
+    play_a_little(page, 2)
+    page.wait_for_selector("#controls button.act")  # a decision, with its crap-out chance
     page.wait_for_selector("[data-testid=crap-chance]")
     shot(page, "shake")
     phone = sit(
