@@ -37,6 +37,7 @@ from .protocol import (
     PlayAction,
     ServerError,
 )
+from .replay import add_replay_route
 from .storage import Storage
 from .tables import DEALER, REALTIME_GAMES, SeatKey, Table, TableService
 
@@ -362,6 +363,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def record(table_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
         table = await service.find(table_id)
         return service.record_for(table, bearer(authorization))
+
+    add_replay_route(app, service, bearer)  # the web client's replay viewer (server/replay.py)
 
     # --- pages ------------------------------------------------------------------------------
     def page(name: str) -> Any:

@@ -30,6 +30,7 @@ from gamenight.engine import (
     UnknownGame,
 )
 
+from . import throws
 from .fanout import FanOut, LocalFanOut, Notice
 from .lease import Lease, LocalLease
 from .protocol import CreateTable, SeatSpec, ServerError, clean_name
@@ -614,6 +615,12 @@ class TableService:
             )
         if seat == DEALER and not st.is_chance():
             raise ServerError("not_your_turn", "the dealer enters a result only when one is due")
+        if action == throws.THROW:  # the dice holder's own throw (server/throws.py)
+            new_moves = throws.throw(table, seat) + self._draw_chance(table)
+            if st.is_terminal():
+                table.status = "finished"
+            await self._commit(table, n, new_moves)
+            return Accepted(table.id, seat, n, table.move)
         calls_before = getattr(st, "false_calls", 0)
         try:
             st.apply(action, engine_seat(seat))
@@ -646,6 +653,8 @@ class TableService:
         if table.live_dealer:
             return drawn
         while st.is_chance() and not st.is_terminal():
+            if throws.holder(table) is not None:  # a human throws their own dice
+                break
             drawn.append((None, st.sample_chance()))
         return drawn
 
@@ -730,7 +739,10 @@ class TableService:
         if playing and seat is not None:
             # the dealer enters any result (dice, amend, settle, void): no list to offer
             legal = [] if seat == DEALER else st.legal_actions(int(seat))
+            legal += throws.offer(table, seat)
         actors = st.actors() if playing else []
+        if playing and (thrower := throws.holder(table)) is not None:
+            actors = [thrower]
         return {
             "type": "state",
             "table_id": table.id,

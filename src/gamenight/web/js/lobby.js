@@ -1,0 +1,197 @@
+// The lobby: pick a game, seat humans and bots, set the rules options, create the table, see open tables.
+import { h, mount, letter } from "./dom.js";
+import { api, seats, hostTokens, playerName, rememberName } from "./net.js";
+
+const $ = (id) => document.getElementById(id);
+
+// One line each, in our own words, so a newcomer knows what they are choosing.
+const BLURB = {
+  "snake-eyes": "Throw two dice to turn your numbered cards face down; first with every card down takes the kitty.",
+  shake: "Take your colored die's points or shake six dice for more; six blanks and the round scores nothing.",
+  "snake-eyes-casino": "A casino dice table: place chips on the layout, a shooter rolls, the dealer pays.",
+  snap: "Turn up cards in turn; call Snap first when two face-up cards match and take the piles.",
+  "slap-the-elephant": "One centre pile: slap the elephant, snap your fingers at the mouse, fastest wins the pile.",
+  gambler: "Race around the board to $1000: lotteries, sweepstakes, horse races, fortune cards and IOUs.",
+};
+const SKIP = new Set(["players"]);
+
+let games = [];
+let chosen = null;
+
+function banner(text) {
+  const b = $("banner");
+  b.textContent = text;
+  b.hidden = false;
+  setTimeout(() => { b.hidden = true; }, 6000);
+}
+
+function gameById(id) { return games.find((g) => g.id === id); }
+
+function drawGames() {
+  const box = $("games");
+  const first = new URLSearchParams(location.search).get("game");
+  chosen = gameById(first) || gameById(chosen?.id) || games.find((g) => g.id === "shake") || games[0];
+  mount(box, h("legend", {}, "Game"), ...games.map((g) => h("div", { class: "game-pick" },
+    h("input", { type: "radio", name: "game", id: `g-${g.id}`, value: g.id, checked: g.id === chosen.id ? true : null,
+      onchange: () => { chosen = g; drawGameForm(); } }),
+    h("label", { for: `g-${g.id}` }, h("strong", {}, g.title || g.id), h("small", {}, BLURB[g.id] || `${g.min_players}–${g.max_players} players`)))));
+  drawGameForm();
+}
+
+function optionField(opt) {
+  const id = `opt-${opt.name}`;
+  const type = String(opt.type || "").toLowerCase();
+  const help = h("small", { id: `${id}-help` }, opt.description || "");
+  const choices = opt.choices || opt.enum || CHOICES[opt.name];
+  if (type.includes("bool")) {
+    return h("div", { class: "field check" },
+      h("input", { type: "checkbox", id, name: opt.name, "data-kind": "bool", checked: opt.default ? true : null, "aria-describedby": `${id}-help` }),
+      h("label", { for: id }, opt.name.replaceAll("_", " ")), h("span"), help);
+  }
+  if (Array.isArray(choices) && choices.length) {
+    return h("div", { class: "field" }, h("label", { for: id }, opt.name.replaceAll("_", " ")),
+      h("select", { id, name: opt.name, "data-kind": "choice", "aria-describedby": `${id}-help` }, ...choices.map((c) => h("option", { value: String(c), selected: c === opt.default ? true : null }, String(c)))), help);
+  }
+  if (type.includes("int") || type.includes("number") || type.includes("float")) {
+    const isInt = type.includes("int");
+    return h("div", { class: "field" }, h("label", { for: id }, opt.name.replaceAll("_", " ")),
+      h("input", { type: "number", id, name: opt.name, "data-kind": isInt ? "int" : "float", inputmode: "numeric", value: opt.default ?? "", placeholder: opt.default === null ? "none" : null,
+        min: opt.minimum ?? null, max: opt.maximum ?? null, step: isInt ? 1 : "any", "aria-describedby": `${id}-help` }), help);
+  }
+  if (type.includes("dict") || type.includes("object") || type.includes("list")) return null; // edited in files, not here
+  return h("div", { class: "field" }, h("label", { for: id }, opt.name.replaceAll("_", " ")),
+    h("input", { id, name: opt.name, "data-kind": "text", value: opt.default ?? "", placeholder: opt.default === null ? "none" : null, "aria-describedby": `${id}-help` }), help);
+}
+
+// Bots in a race game need a person's reaction time to be beatable; elsewhere they need not wait.
+const REALTIME = new Set(["snap", "slap-the-elephant"]);
+
+function drawGameForm() {
+  const g = chosen;
+  $("bot-pace").value = REALTIME.has(g.id) ? "human" : "instant";
+  const players = $("players");
+  players.min = g.min_players;
+  players.max = g.max_players;
+  const want = Number(players.value) || 3;
+  players.value = String(Math.min(g.max_players, Math.max(g.min_players, want)));
+  const opts = (g.options || []).filter((o) => !SKIP.has(o.name) && !o.name.endsWith("_file")).map(optionField).filter(Boolean);
+  mount($("options"), opts.length ? opts : h("p", { class: "muted" }, "This game has no options."));
+  drawSeats();
+}
+
+const CHOICES = { final_tie: ["share", "roll-off"] }; // Literal options the API lists without their values
+
+function botChoices(g) {
+  const { levels = [], strategies = [], kinds = [] } = g.bots || {};
+  const out = [h("option", { value: "human" }, "a friend (open seat)")];
+  for (const l of levels) out.push(h("option", { value: `level:${l}` }, `bot · ${l}`));
+  for (const st of strategies) out.push(h("option", { value: `strategy:${st}` }, `bot · bets ${st.replaceAll("_", " ")}`));
+  if (!levels.length && !strategies.length) {
+    for (const k of kinds.length ? kinds : ["sensible"]) out.push(h("option", { value: `bot:${k}` }, `bot · ${k}`));
+  }
+  return out;
+}
+
+function drawSeats() {
+  const g = chosen;
+  const n = Number($("players").value);
+  const old = [...document.querySelectorAll(".seats-edit select")].map((s) => s.value);
+  const rows = Array.from({ length: n }, (_, s) => {
+    if (s === 0) return h("li", {}, h("strong", {}, `Seat ${letter(0)}`), h("span", {}, "you"));
+    const sel = h("select", { "aria-label": `seat ${letter(s)}`, "data-seat": s }, ...botChoices(g));
+    const bots = [...sel.options].filter((o) => o.value !== "human");
+    const pick = bots.find((o) => o.value.endsWith(":normal") || o.value === "bot:sensible") || bots[0];
+    sel.value = old[s - 1] && [...sel.options].some((o) => o.value === old[s - 1]) ? old[s - 1] : pick.value;
+    return h("li", {}, h("label", { for: `seat-${s}` }, h("strong", {}, `Seat ${letter(s)}`)), Object.assign(sel, { id: `seat-${s}` }));
+  });
+  mount($("seat-editor"), h("h3", {}, "Who sits where"), h("ul", { class: "seats-edit" }, ...rows),
+    h("p", { class: "muted" }, "Bots play at once; open seats wait for friends with the join link."));
+}
+
+function readOptions() {
+  const out = {};
+  for (const el of $("options").querySelectorAll("[data-kind]")) {
+    const kind = el.dataset.kind;
+    if (kind === "bool") out[el.name] = el.checked;
+    else if (el.value === "") continue;
+    else if (kind === "int") out[el.name] = Math.trunc(Number(el.value));
+    else if (kind === "float") out[el.name] = Number(el.value);
+    else out[el.name] = el.value;
+  }
+  // leave out what the player did not change, so the server's defaults stay the defaults
+  for (const o of chosen.options || []) if (o.name in out && out[o.name] === o.default) delete out[o.name];
+  return out;
+}
+
+function readSeats() {
+  const n = Number($("players").value);
+  const list = [{ kind: "human" }];
+  for (let s = 1; s < n; s++) {
+    const v = document.querySelector(`select[data-seat="${s}"]`)?.value || "human";
+    if (v === "human") list.push({ kind: "human" });
+    else if (v.startsWith("level:")) list.push({ kind: "bot", level: v.slice(6) });
+    else if (v.startsWith("strategy:")) list.push({ kind: "bot", strategy: v.slice(9) });
+    else if (v.startsWith("bot:")) list.push({ kind: "bot", bot: v.slice(4) });
+    else list.push({ kind: "bot" });
+  }
+  return list;
+}
+
+async function create(e) {
+  e.preventDefault();
+  const msg = $("create-msg");
+  msg.textContent = "";
+  const name = $("name").value.trim() || "Host"; // a name can be given later; nobody is stopped here
+  const seatsWanted = readSeats();
+  const body = { game: chosen.id, options: readOptions(), seats: seatsWanted, bot_pace: $("bot-pace").value };
+  if ($("turn-seconds").value) body.turn_seconds = Number($("turn-seconds").value);
+  const btn = $("create-btn");
+  btn.disabled = true;
+  try {
+    const made = await api("/api/tables", { method: "POST", body });
+    const id = made.table_id;
+    hostTokens.set(id, made.host_token);
+    const joined = await api(`/api/tables/${encodeURIComponent(id)}/join`, { method: "POST", body: { name, seat: 0 } });
+    rememberName(name);
+    seats.set(id, { seat: joined.seat, token: joined.token, name });
+    // with bots in every other seat there is nobody to wait for
+    if (seatsWanted.slice(1).every((s) => s.kind === "bot")) {
+      await api(`/api/tables/${encodeURIComponent(id)}/start`, { method: "POST", token: made.host_token });
+    }
+    location.href = `/t/${encodeURIComponent(id)}`;
+  } catch (err) {
+    msg.textContent = `The table was not created: ${err.message}`;
+    btn.disabled = false;
+  }
+}
+
+async function drawTables() {
+  try {
+    const list = await api("/api/tables");
+    const box = $("tables");
+    if (!list.length) { mount(box, h("li", { class: "muted" }, "No open tables. Create one and share its link.")); return; }
+    mount(box, ...list.map((t) => {
+      const free = t.seats.filter((s) => s.kind !== "bot" && !s.taken).length;
+      const who = t.seats.filter((s) => s.taken || s.kind === "bot").map((s) => s.name || (s.kind === "bot" ? "bot" : "?")).join(", ");
+      return h("li", {}, h("div", {}, h("strong", {}, t.title || t.game), h("div", { class: "muted" }, `${free} open seat${free === 1 ? "" : "s"}${who ? ` · ${who}` : ""}`)),
+        h("a", { class: "button primary", href: `/t/${encodeURIComponent(t.table_id)}`, "aria-label": `join the ${t.title || t.game} table` }, "Join"));
+    }));
+  } catch { /* the next poll tries again */ }
+}
+
+async function main() {
+  $("name").value = playerName();
+  $("players").addEventListener("input", drawSeats);
+  $("create").addEventListener("submit", create);
+  try {
+    games = await api("/api/games");
+  } catch (err) {
+    banner(`Could not load the games: ${err.message}`);
+    return;
+  }
+  drawGames();
+  drawTables();
+  setInterval(drawTables, 5000);
+}
+
+main();

@@ -1,0 +1,461 @@
+// The table page: join a seat, wait for the start, then play whatever game the table holds.
+// The server decides everything; this page draws the state frames it sends and proposes actions.
+import { h, s, mount, letter, seatTag } from "./dom.js";
+import { api, seats, hostTokens, TableSocket, playerName, rememberName } from "./net.js";
+import { replayViewer } from "./replay.js";
+
+const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
+const $ = (id) => document.getElementById(id);
+
+const app = {
+  summary: null,
+  seat: null, // int, "dealer" or null (spectator)
+  frame: null, // the last state frame
+  renderer: null,
+  socket: null,
+  finished: null,
+  history: [], // state frames seen, for the replay viewer
+  lastDice: null,
+  pending: false,
+  eventCount: 0, // log lines shown so far
+};
+
+const GAME_MODULES = {
+  "snake-eyes": "snake-eyes", shake: "shake", "snake-eyes-casino": "casino", snap: "snap",
+  "slap-the-elephant": "slap-the-elephant", gambler: "gambler",
+};
+
+async function loadRenderer(game) {
+  try {
+    return (await import(`./games/${GAME_MODULES[game] || "generic"}.js`)).default;
+  } catch {
+    return (await import("./games/generic.js")).default;
+  }
+}
+
+function names() {
+  const list = [];
+  for (const s of app.summary?.seats || []) {
+    if (typeof s.seat !== "number") continue;
+    const base = s.name || (s.kind === "bot" ? `Bot ${letter(s.seat)}` : `Seat ${letter(s.seat)}`);
+    list[s.seat] = s.kind === "bot" && s.name && !/bot/i.test(s.name) ? `${base} (bot)` : base;
+  }
+  return list;
+}
+
+// ---- banner, connection --------------------------------------------------------------------
+let bannerTimer = null;
+function banner(text, kind = "error") {
+  const b = $("banner");
+  b.textContent = text;
+  b.className = `banner ${kind}`;
+  b.hidden = false;
+  clearTimeout(bannerTimer);
+  bannerTimer = setTimeout(() => { b.hidden = true; }, 6000);
+}
+
+const CONN_TEXT = { connecting: "connecting…", open: "connected", reconnecting: "reconnecting…", closed: "disconnected" };
+function connection(status, reason) {
+  const c = $("conn");
+  c.textContent = CONN_TEXT[status] || status;
+  c.className = `conn ${status}`;
+  document.body.classList.toggle("offline", status !== "open");
+  if (status === "closed" && reason) banner(reason);
+}
+
+// ---- joining ---------------------------------------------------------------------------------
+function openSeats() {
+  return (app.summary?.seats || []).filter((s) => s.kind !== "bot" && !s.taken);
+}
+
+function showJoin() {
+  const panel = $("join");
+  const free = openSeats();
+  if (!free.length || app.summary.status !== "waiting") { panel.hidden = true; return; }
+  const name = h("input", { id: "join-name", name: "name", autocomplete: "nickname", required: true, value: playerName(), "aria-describedby": "join-msg" });
+  const pick = h("select", { id: "join-seat", "aria-label": "seat" },
+    ...free.map((s) => h("option", { value: String(s.seat) }, s.seat === "dealer" ? "the dealer" : `seat ${letter(s.seat)}`)));
+  const msg = h("p", { id: "join-msg", class: "form-msg", role: "status" });
+  const form = h("form", { class: "join-form", onsubmit: async (e) => {
+    e.preventDefault();
+    const chosen = name.value.trim();
+    const seatValue = pick.value === "dealer" ? "dealer" : Number(pick.value);
+    try {
+      const res = await api(`/api/tables/${encodeURIComponent(tableId)}/join`, { method: "POST", body: { name: chosen, seat: seatValue } });
+      rememberName(chosen);
+      seats.set(tableId, { seat: res.seat, token: res.token, name: chosen });
+      panel.hidden = true;
+      connect();
+    } catch (err) {
+      // the refused name goes back to the player as plain text, never as markup
+      msg.textContent = `“${chosen}” could not join: ${err.message}`;
+    }
+  } },
+  h("label", { for: "join-name" }, "Your name"), name,
+  free.length > 1 ? [h("label", { for: "join-seat" }, "Seat"), pick] : null,
+  h("button", { type: "submit", class: "primary" }, "Join the table"), msg);
+  mount(panel, h("h2", {}, `Join this ${app.summary.title || app.summary.game} table`), form,
+    h("p", { class: "muted" }, "Or just watch: the table below updates live."));
+  panel.hidden = false;
+}
+
+// ---- waiting room ----------------------------------------------------------------------------
+function joinLink() { return `${location.origin}/t/${encodeURIComponent(tableId)}`; }
+
+function seatList(summary) {
+  return h("ul", { class: "seat-list" }, ...summary.seats.map((s) => h("li", { class: s.connected ? "online" : "" },
+    typeof s.seat === "number" ? seatTag(s.seat, names()) : h("span", { class: "seat-tag" }, h("span", { class: "seat-name" }, "Dealer")),
+    s.kind === "bot" ? h("span", { class: "badge" }, `bot${s.level ? ` · ${s.level}` : ""}${s.strategy ? ` · ${s.strategy.replaceAll("_", " ")}` : ""}`) : null,
+    s.kind !== "bot" && !s.taken ? h("span", { class: "muted" }, "open seat") : null,
+    s.kind !== "bot" && s.taken ? h("span", { class: `dot ${s.connected ? "on" : "off"}`, "aria-label": s.connected ? "connected" : "not connected" }, s.connected ? "online" : "away") : null,
+    s.seat === app.seat ? h("span", { class: "badge turn" }, "you") : null)));
+}
+
+function showWaiting() {
+  const panel = $("waiting");
+  const sum = app.summary;
+  if (sum.status !== "waiting") { panel.hidden = true; return; }
+  const link = joinLink();
+  const copy = h("button", { type: "button", onclick: async () => {
+    try { await navigator.clipboard.writeText(link); copy.textContent = "Copied!"; } catch { linkBox.select(); document.execCommand?.("copy"); copy.textContent = "Copied!"; }
+    setTimeout(() => { copy.textContent = "Copy the join link"; }, 2000);
+  } }, "Copy the join link");
+  const linkBox = h("input", { class: "link", readonly: true, value: link, "aria-label": "join link", onfocus: (e) => e.target.select() });
+  const me = seats.get(tableId);
+  const host = hostTokens.get(tableId);
+  const allIn = openSeats().length === 0;
+  const canStart = host || (me && allIn);
+  const start = h("button", { class: "primary big", id: "start", disabled: canStart ? null : true, onclick: async () => {
+    try {
+      const summary = await api(`/api/tables/${encodeURIComponent(tableId)}/start`, { method: "POST", token: host || me?.token });
+      updateSummary(summary);
+    } catch (err) { banner(err.message); }
+  } }, "Start the game");
+  mount(panel, h("h2", {}, "Waiting for players"),
+    h("div", { class: "linkrow" }, linkBox, copy),
+    h("p", { class: "muted" }, "Send this link to your friends; each picks a seat and a name."),
+    seatList(sum),
+    start,
+    canStart ? null : h("p", { class: "muted" }, "The host starts the game, or anyone once every seat is taken."));
+  panel.hidden = false;
+}
+
+// While waiting, ask for the seats now and then as well: a join that raced our hello still shows.
+setInterval(async () => {
+  if (app.summary?.status !== "waiting") return;
+  try { updateSummary(await api(`/api/tables/${encodeURIComponent(tableId)}`)); } catch { /* next time */ }
+}, 3000);
+
+function updateSummary(summary) {
+  app.summary = summary;
+  $("title").textContent = summary.title || summary.game;
+  document.title = `${summary.title || summary.game} · gamenight`;
+  showWaiting();
+  if (app.seat === null || app.seat === undefined) showJoin();
+  else $("join").hidden = true;
+  drawSeats();
+  if (app.frame) draw();
+  if (summary.rematch && app.finished) offerRematch(summary.rematch);
+}
+
+/** Someone asked for a rematch: the same seat (the same token) waits at the new table. */
+function offerRematch(newId) {
+  const over = $("over");
+  if (over.querySelector("#rematch-join")) return;
+  const me = seats.get(tableId);
+  const go = () => {
+    if (me) seats.set(newId, me);
+    const host = hostTokens.get(tableId);
+    if (host) hostTokens.set(newId, host);
+    location.href = `/t/${encodeURIComponent(newId)}`;
+  };
+  over.append(h("p", { class: "note strong" }, "A rematch is set up at a new table. ",
+    h("button", { class: "primary", id: "rematch-join", onclick: go }, "Go to the rematch")));
+}
+
+function drawSeats() {
+  if (!app.summary) return;
+  mount($("seats"), h("h2", {}, "Seats"), seatList(app.summary));
+}
+
+// ---- playing ---------------------------------------------------------------------------------
+function isMine(frame) {
+  if (typeof app.seat !== "number") return false;
+  const own = app.renderer?.isMine?.(frame.view, app.seat); // Snap: everyone may call, one flips
+  return own === undefined ? (frame.actors || []).includes(app.seat) : own;
+}
+
+function act(action) {
+  const frame = app.frame;
+  if (!frame || !app.socket) return;
+  const ref = app.socket.act(frame.move, action);
+  if (!ref) banner("Not connected: the move was not sent. Reconnecting…");
+  app.pending = Boolean(ref);
+}
+
+function actionLabel(action) {
+  const own = app.renderer?.label?.(action, app.frame?.view);
+  if (own !== null && own !== undefined) return own;
+  const rest = Object.entries(action).filter(([k]) => k !== "type").map(([, v]) => (typeof v === "object" ? JSON.stringify(v) : String(v)));
+  const type = action.type.replaceAll("_", " ");
+  return rest.length ? `${type} ${rest.join(" ")}` : type[0].toUpperCase() + type.slice(1);
+}
+
+function drawControls(frame) {
+  const legal = frame.legal_actions || [];
+  const box = $("controls");
+  const buttons = [];
+  legal.forEach((a) => {
+    const label = actionLabel(a);
+    if (label === "") return; // the picture of the table offers this one
+    const n = buttons.length + 1;
+    buttons.push(h("button", { class: `act act-${a.type}${buttons.length === 0 ? " primary" : ""}`, "data-action": a.type, "aria-keyshortcuts": n <= 9 ? String(n) : null,
+      onclick: () => act(a) }, n <= 9 ? h("kbd", { "aria-hidden": "true" }, String(n)) : null, h("span", {}, label)));
+  });
+  const mine = isMine(frame) || buttons.length > 0;
+  const hint = mine || app.seat === "dealer" ? app.renderer?.hint?.(frame.view, { dealer: app.seat === "dealer", due: frame.dealer_due }) : null;
+  const who = app.seat === null || app.seat === undefined ? h("p", { class: "muted" }, "You are watching.")
+    : !mine && !hint && frame.status === "playing" ? h("p", { class: "muted" }, "Waiting for the others…") : null;
+  const hadFocus = box.contains(document.activeElement);
+  box.hidden = !buttons.length && !hint && !who;
+  mount(box, h("h2", {}, mine && buttons.length ? "Your move" : "Moves"), hint ? h("p", { class: "hint" }, hint) : null, who, h("div", { class: "buttons" }, ...buttons));
+  if (hadFocus) (buttons[0] || $("turn")).focus?.(); // a keyboard player keeps their place
+}
+
+function drawTurn(frame) {
+  const text = app.renderer?.turn?.(frame.view, names()) || "";
+  const t = $("turn");
+  const mine = isMine(frame);
+  const me = names()[app.seat];
+  const redundant = !text || (me && (text === `${me}'s turn` || text === `${me} decides`));
+  t.textContent = mine ? (redundant ? "Your turn" : `Your turn · ${text}`) : text;
+  t.classList.toggle("mine", mine);
+  document.body.classList.toggle("my-turn", mine);
+}
+
+function drawLog(lines) {
+  const log = $("log");
+  for (const line of lines) log.append(h("li", {}, line));
+  while (log.children.length > 200) log.firstChild.remove();
+  log.scrollTop = log.scrollHeight;
+}
+
+function draw() {
+  const frame = app.frame;
+  if (!frame || !app.renderer) return;
+  $("play").hidden = app.summary?.status === "waiting" || !$("replay").hidden;
+  const ctx = {
+    view: frame.view, names: names(), seat: typeof app.seat === "number" ? app.seat : null, legal: frame.legal_actions || [],
+    actors: frame.actors || [], race: frame.race, act, redraw: draw, dealer: app.seat === "dealer",
+    dealerLegal: app.seat === "dealer" ? frame.legal_actions || [] : [], lastDice: app.lastDice, status: frame.status,
+  };
+  mount($("board"), app.renderer.render(ctx));
+  const log = $("log");
+  log.scrollTop = log.scrollHeight;
+  drawTurn(frame);
+  drawControls(frame);
+}
+
+const DICE_RE = /\((\d)\+(\d)\)|rolls? (\d+)/;
+function noteDice(lines) {
+  for (const line of lines) {
+    const m = DICE_RE.exec(line);
+    if (m && m[1]) app.lastDice = [Number(m[1]), Number(m[2])];
+  }
+}
+
+function onState(frame) {
+  app.frame = frame;
+  app.pending = false;
+  if (frame.status && app.summary && frame.status !== app.summary.status) {
+    app.summary = { ...app.summary, status: frame.status };
+    $("waiting").hidden = frame.status !== "waiting";
+    if (frame.status !== "waiting") $("join").hidden = true;
+  }
+  // events cover [event_count - k, event_count): keep only lines this page has not shown yet
+  let lines = frame.events || [];
+  if (typeof frame.event_count === "number") {
+    const first = frame.event_count - lines.length;
+    lines = lines.slice(Math.max(0, app.eventCount - first));
+    app.eventCount = Math.max(app.eventCount, frame.event_count);
+  }
+  noteDice(lines);
+  drawLog(lines);
+  app.history.push({ move: frame.move, view: frame.view, events: lines });
+  if (app.history.length > 2000) app.history.shift();
+  saveHistory();
+  draw();
+  startTimer(frame.deadline);
+}
+
+// The frames this tab has seen, kept for the tab's life so a reload keeps the replay's pictures.
+const HISTORY_KEY = `gamenight:frames:${tableId}`;
+let saveTimer = null;
+function saveHistory() {
+  clearTimeout(saveTimer);
+  saveTimer = setTimeout(() => {
+    for (let keep = app.history.length; keep > 0; keep = Math.floor(keep / 2)) {
+      try { sessionStorage.setItem(HISTORY_KEY, JSON.stringify(app.history.slice(-keep))); return; } catch { /* full: keep fewer */ }
+    }
+  }, 500);
+}
+try { app.history = JSON.parse(sessionStorage.getItem(HISTORY_KEY)) || []; } catch { app.history = []; }
+
+let timerHandle = null;
+function startTimer(deadline) {
+  const el = $("timer");
+  clearInterval(timerHandle);
+  if (!deadline) { el.hidden = true; return; }
+  const tick = () => {
+    const left = Math.max(0, Math.round(deadline - Date.now() / 1000));
+    el.textContent = `⏱ ${left} s`;
+    el.classList.toggle("low", left <= 5);
+    el.setAttribute("aria-label", `${left} seconds left to move`);
+  };
+  el.hidden = false;
+  tick();
+  timerHandle = setInterval(tick, 250);
+}
+
+function onFinished(frame) {
+  app.finished = frame;
+  startTimer(null);
+  const n = names();
+  const w = frame.winner;
+  const title = w === null || w === undefined ? "The game is over" : `${n[w] ?? letter(w)} wins!`;
+  const returns = frame.returns || [];
+  const me = seats.get(tableId);
+  const host = hostTokens.get(tableId);
+  const panel = $("over");
+  mount(panel, h("h2", { class: "winner-line" }, trophy(), " ", title),
+    returns.length ? h("ul", { class: "returns" }, ...returns.map((r, s) => h("li", {}, seatTag(s, n), ` ${r > 0 ? "+" : ""}${r}`))) : null,
+    h("div", { class: "buttons" },
+      me || host ? h("button", { class: "primary big", id: "rematch", onclick: rematch }, "Rematch") : null,
+      h("button", { id: "replay-open", onclick: openReplay }, "Replay the game"),
+      h("a", { class: "button", href: "/" }, "Back to the lobby")));
+  panel.hidden = false;
+  if (app.summary?.rematch) offerRematch(app.summary.rematch);
+}
+
+function trophy() {
+  return s("svg", { width: 28, height: 28, viewBox: "0 0 24 24", "aria-hidden": "true" },
+    s("path", { d: "M12 2l2.9 6.3 6.9.7-5.2 4.6 1.5 6.8L12 17l-6.1 3.4 1.5-6.8L2.2 9l6.9-.7z", fill: "#E69F00", stroke: "#111", "stroke-width": 1 }));
+}
+
+async function rematch() {
+  const me = seats.get(tableId);
+  const host = hostTokens.get(tableId);
+  try {
+    const res = await api(`/api/tables/${encodeURIComponent(tableId)}/rematch`, { method: "POST", token: me?.token || host });
+    // every old token works at the same seat of the new table
+    if (me) seats.set(res.table_id, me);
+    if (host) hostTokens.set(res.table_id, host);
+    location.href = `/t/${encodeURIComponent(res.table_id)}`;
+  } catch (err) { banner(err.message); }
+}
+
+async function openReplay() {
+  let record = app.finished?.record;
+  if (!record) {
+    try { record = await api(`/api/tables/${encodeURIComponent(tableId)}/record`, { token: seats.get(tableId)?.token }); } catch (err) { banner(err.message); return; }
+  }
+  // the server's snapshots of every move when it offers them, else the frames this browser saw
+  let frames = app.history;
+  try {
+    const full = await api(`/api/tables/${encodeURIComponent(tableId)}/replay`, { token: seats.get(tableId)?.token });
+    if (Array.isArray(full?.frames) && full.frames.length) frames = full.frames;
+  } catch { /* not offered: keep what this browser saw */ }
+  const panel = $("replay");
+  mount(panel, replayViewer({ record, frames, renderer: app.renderer, names: names(), seat: typeof app.seat === "number" ? app.seat : null,
+    close: () => { panel.hidden = true; $("play").hidden = false; } }));
+  panel.hidden = false;
+  $("play").hidden = true;
+  panel.querySelector("button")?.focus();
+}
+
+let onFrame = function onFrame(frame) {
+  switch (frame.type) {
+    case "welcome":
+      app.seat = frame.seat;
+      updateSummary(frame.table);
+      break;
+    case "seats":
+      updateSummary(frame.table);
+      break;
+    case "state":
+      onState(frame);
+      break;
+    case "finished":
+      onFinished(frame);
+      break;
+    case "timeout":
+      banner(`Time ran out for ${names()[frame.seat] ?? "a seat"}: the table played “${actionLabel(frame.action)}”.`, "info");
+      break;
+    case "error":
+      app.pending = false;
+      if (frame.code === "bad_token") {
+        seats.clear(tableId);
+        banner("This browser's seat is no longer valid: join again or watch.");
+        app.socket?.close();
+        connect();
+      } else if (frame.code === "too_late") {
+        banner("Too late: someone else called first.", "info");
+        app.socket?.send({ type: "sync" }); // the race, with this call in its place
+      } else if (frame.code === "stale_move") {
+        app.socket?.send({ type: "sync" });
+      } else {
+        banner(frame.message || frame.code);
+      }
+      break;
+    default:
+  }
+}
+
+function connect() {
+  app.socket?.close();
+  const me = seats.get(tableId);
+  app.seat = me ? me.seat : null;
+  app.socket = new TableSocket(tableId, me?.token || null, { onFrame: (f) => onFrame(f), onStatus: connection });
+}
+
+function onKey(e) {
+  if (e.target.closest("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (!app.frame || $("play").hidden) return;
+  const key = e.key === " " ? " " : e.key;
+  const ctx = { legal: app.frame.legal_actions || [], act, view: app.frame.view };
+  if (app.renderer?.onKey?.(key, ctx)) { e.preventDefault(); return; }
+  if (/^[1-9]$/.test(key)) {
+    const b = $("controls").querySelectorAll("button.act")[Number(key) - 1];
+    if (b) { e.preventDefault(); b.click(); }
+  } else if (key === " " || key === "Enter") {
+    if (e.target.closest("button, a")) return;
+    const b = $("controls").querySelector("button.act.primary");
+    if (b && (app.frame.legal_actions || []).length === 1) { e.preventDefault(); b.click(); }
+  }
+}
+
+async function main() {
+  if (!tableId) { $("title").textContent = "No table"; return; }
+  // the socket and the summary start together; frames wait until the game's renderer is loaded
+  const early = [];
+  let ready = false;
+  const dispatch = onFrame;
+  onFrame = (frame) => (ready ? dispatch(frame) : early.push(frame));
+  connect();
+  try {
+    const summary = await api(`/api/tables/${encodeURIComponent(tableId)}`);
+    app.renderer = await loadRenderer(summary.game);
+    updateSummary(summary);
+  } catch (err) {
+    app.socket?.close();
+    $("title").textContent = "Table not found";
+    mount($("main"), h("p", { class: "panel" }, `This table does not exist (${err.message}). `, h("a", { href: "/" }, "Back to the lobby")));
+    connection("closed");
+    return;
+  }
+  ready = true;
+  for (const frame of early.splice(0)) dispatch(frame);
+  document.addEventListener("keydown", onKey);
+}
+
+main();

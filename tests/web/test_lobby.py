@@ -1,0 +1,41 @@
+"""The lobby in a real browser: a newcomer creates a Shake table with two bots and finishes it."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from playwright.sync_api import Error as PlaywrightError
+
+from .conftest import Server, shot, watch_errors
+
+
+def test_newcomer_creates_shake_with_two_bots_and_finishes(server: Server, context: Any) -> None:
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(server.base + "/")
+    page.get_by_text("Shake", exact=True).click()  # the game's card
+    assert page.get_by_role("radio", name="Shake").is_checked()
+    page.get_by_label("Your name").fill("Newcomer")
+    page.get_by_label("Players").fill("3")
+    page.get_by_text("Rules options").click()  # each option with what it means
+    assert "faces worth 10" in page.locator("#options").inner_text()
+    shot(page, "lobby")
+    page.get_by_text("Rules options").click()
+    page.get_by_role("button", name="Create the table").click()
+    page.wait_for_url("**/t/*")
+    # no reading needed: whatever the game offers, the first (highlighted) button is a sane move
+    page.wait_for_selector("#play:not([hidden])")
+    for _ in range(400):
+        if page.locator("#over:not([hidden])").count():
+            break
+        button = page.locator("#controls button.act").first
+        if button.count() and button.is_enabled():
+            with contextlib.suppress(PlaywrightError):  # the table moved on: look again
+                button.click(timeout=2000)
+        page.wait_for_timeout(150)
+    page.wait_for_selector("#over:not([hidden])", timeout=30000)
+    over = page.locator("#over").inner_text()
+    assert "wins" in over or "over" in over, over
+    assert page.locator("table.pad tbody tr").count() == 3
+    assert not errors, errors

@@ -1,0 +1,318 @@
+"""Every game's table in a real browser against a real server: play, race, wager, reload, escape."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import time
+from typing import Any
+
+from playwright.sync_api import Error as PlaywrightError
+
+from .conftest import Server, shot, watch_errors
+
+BOT = {"kind": "bot"}
+HUMAN = {"kind": "human"}
+
+
+def sit(
+    context: Any, server: Server, table_id: str, seat: Any, token: str, name: str, page: Any = None
+) -> Any:
+    """Open the table page as the holder of `token` (as the lobby would have stored it)."""
+    page = page or context.new_page()
+    page.goto(server.base + "/")
+    page.evaluate(
+        "([id, v]) => localStorage.setItem('gamenight:seat:' + id, JSON.stringify(v))",
+        [table_id, {"seat": seat, "token": token, "name": name}],
+    )
+    page.goto(f"{server.base}/t/{table_id}")
+    page.wait_for_selector("#conn.open")
+    return page
+
+
+def until(get: Any, ok: Any, seconds: float = 20) -> Any:
+    """Poll `get()` until `ok(value)`; fail with the last value."""
+    end = time.monotonic() + seconds
+    while True:
+        value = get()
+        if ok(value):
+            return value
+        assert time.monotonic() < end, value
+        time.sleep(0.1)
+
+
+def start_with(server: Server, game: str, seats: list[dict[str, Any]], **extra: Any) -> tuple:
+    """A table with a human in seat 0 (joined as Sam) started; returns (table_id, token)."""
+    made = server.table(game, seats, **({"bot_pace": "instant"} | extra))
+    tid = made["table_id"]
+    joined = server.call("POST", f"/api/tables/{tid}/join", {"name": "Sam", "seat": 0})
+    server.call("POST", f"/api/tables/{tid}/start", token=made["host_token"])
+    return tid, joined["token"]
+
+
+def test_two_players_join_snake_eyes_by_link_and_play_to_the_end(
+    server: Server, new_context: Any
+) -> None:
+    made = server.table("snake-eyes", [HUMAN, HUMAN], options={"starting_chips": 30})
+    tid = made["table_id"]
+    pages = []
+    for name in ("Ann", "Ben"):
+        page = new_context().new_page()
+        errors = watch_errors(page)
+        page.goto(f"{server.base}/t/{tid}")  # the join link: no token in it
+        page.get_by_label("Your name").fill(name)
+        page.get_by_role("button", name="Join the table").click()
+        page.wait_for_selector("#conn.open")
+        pages.append((page, errors))
+    ann, ben = pages[0][0], pages[1][0]
+    # both see both names in the waiting room, and everyone is seated: anyone may start
+    for page in (ann, ben):
+        page.wait_for_function("document.querySelector('#waiting').innerText.includes('Ben')")
+        assert "Ann" in page.locator("#waiting").inner_text()
+    ben.get_by_role("button", name="Start the game").click()
+    # whoever holds the dice throws (if the server leaves the throw to the seat) until a winner
+    for i in range(600):
+        if all(p.locator("#over:not([hidden])").count() for p, _ in pages):
+            break
+        for page, _ in pages:
+            button = page.locator("#controls button.act")
+            if button.count():
+                if i == 12:  # mid-game, from the seat holding the dice
+                    shot(page, "snake-eyes")
+                with contextlib.suppress(PlaywrightError):  # the table moved on meanwhile
+                    button.first.click(timeout=1000)
+        ann.wait_for_timeout(50)
+    for page, errors in pages:
+        page.wait_for_selector("#over:not([hidden])")
+        text = page.locator("#over").inner_text()
+        assert re.search(r"(Ann|Ben) wins!", text), text
+        assert not errors, errors
+    assert ann.locator("#over h2").inner_text() == ben.locator("#over h2").inner_text()
+    # the winner's row shows every card face down; the kitty went to the winner
+    winner = ann.locator(".se-row.winner")
+    assert winner.locator("svg.ncard.down").count() == 10
+    assert ann.get_by_test_id("kitty").inner_text() == "0"
+    shot(ann, "snake-eyes-over")
+    # the replay viewer steps back through the game
+    ann.get_by_role("button", name="Replay the game").click()
+    last = ann.locator(".replay-where").inner_text()
+    # every move of the record has its picture, from the server's replay of the game
+    steps = int(re.search(r"of (\d+)\)", last).group(1))
+    assert steps == len(server.call("GET", f"/api/tables/{tid}/record")["moves"]) + 1
+    ann.keyboard.press("Home")
+    assert "step 1 of" in ann.locator(".replay-where").inner_text()
+    assert ann.locator(".replay-board .se-row svg.ncard.up").count() == 20  # every card up
+    ann.keyboard.press("End")
+    ann.get_by_role("button", name="previous move").click()
+    assert ann.locator(".replay-where").inner_text() != last
+    ann.get_by_role("button", name="Close").click()
+    # a rematch: Ann asks, Ben is offered the new table, both keep their seats there
+    ann.get_by_role("button", name="Rematch").click()
+    ann.wait_for_url(re.compile(r"/t/(?!" + tid + ")"))
+    ben.get_by_role("button", name="Go to the rematch").click()
+    ben.wait_for_url(ann.url)
+    for page in (ann, ben):
+        page.wait_for_selector("#waiting:not([hidden])")
+        assert page.locator("#waiting .badge", has_text="you").count() == 1
+    ben.get_by_role("button", name="Start the game").click()
+    ann.wait_for_selector("#play:not([hidden])")
+
+
+def test_snap_race_shows_the_servers_order(server: Server, new_context: Any) -> None:
+    made = server.table("snap", [HUMAN, HUMAN], bot_pace="instant")
+    tid = made["table_id"]
+    tokens = [
+        server.call("POST", f"/api/tables/{tid}/join", {"name": n, "seat": s})["token"]
+        for s, n in enumerate(("Ann", "Ben"))
+    ]
+    server.call("POST", f"/api/tables/{tid}/start", token=made["host_token"])
+    ann = sit(new_context(), server, tid, 0, tokens[0], "Ann")
+    # Ben's network is slow: while `held`, frames from the server wait before reaching his page,
+    # so his call names the same flip as Ann's even though hers reaches the server first
+    held: list[Any] = []
+    hold = {"on": False}
+
+    link: dict[str, Any] = {}
+
+    def slow_link(ws: Any) -> None:
+        link["page_side"] = ws
+        to_server = ws.connect_to_server()
+
+        def deliver(message: Any) -> None:
+            if hold["on"]:
+                held.append(message)
+            else:
+                ws.send(message)
+
+        to_server.on_message(deliver)
+
+    ben_page = new_context().new_page()
+    ben_page.route_web_socket(re.compile(r"/ws/"), slow_link)
+    ben = sit(None, server, tid, 1, tokens[1], "Ben", page=ben_page)
+    # whoever is to flip turns a card up (by key F), then both call on that same flip
+    for page in (ann, ben):
+        if page.locator("#controls button.act-flip").count():
+            page.keyboard.press("f")
+            break
+    ann.wait_for_function("document.querySelector('#log').innerText.includes('turns up')")
+    ben.wait_for_function("document.querySelector('#log').innerText.includes('turns up')")
+    hold["on"] = True
+    ann.keyboard.press("Space")
+    ann.wait_for_function("document.querySelectorAll('[data-testid=race] li').length >= 1")
+    ben.get_by_role("button", name=re.compile("SNAP")).click()
+    ben.wait_for_timeout(300)
+    hold["on"] = False
+    for message in held:  # the backlog arrives, in order, once the link is fast again
+        link["page_side"].send(message)
+    # Ben is told at once that he was too late; the next flip brings the race to everyone
+    ben.wait_for_function("document.querySelectorAll('[data-testid=race] li').length >= 2")
+    flipper = ann if ann.locator("#controls button.act-flip").count() else ben
+    flipper.keyboard.press("f")
+    for page in (ann, ben):
+        page.wait_for_function(
+            "document.querySelectorAll('[data-testid=race] li').length >= 2", timeout=10000
+        )
+    order = ann.locator("[data-testid=race] li").all_inner_texts()
+    assert order == ben.locator("[data-testid=race] li").all_inner_texts()
+    race = server.call("GET", f"/api/tables/{tid}/view")["race"]
+    names = {0: "Ann", 1: "Ben"}
+    expect = [names[a["seat"]] for a in race["arrivals"]]
+    assert [re.search(r"Ann|Ben", line).group(0) for line in order] == expect
+    # the first call was judged (good or false), the second came after it had changed the table
+    assert race["arrivals"][0]["result"] in ("good", "false")
+    assert race["arrivals"][1]["result"] == "too late"
+    assert "too late" in order[1]
+    shot(ann, "snap")
+
+
+def test_casino_wager_by_click_settled_by_the_dealer(server: Server, new_context: Any) -> None:
+    made = server.table("snake-eyes-casino", [HUMAN], options={"live": True})
+    tid = made["table_id"]
+    player = server.call("POST", f"/api/tables/{tid}/join", {"name": "Sam", "seat": 0})
+    dealer = server.call("POST", f"/api/tables/{tid}/join", {"name": "Dee", "seat": "dealer"})
+    server.call("POST", f"/api/tables/{tid}/start", token=made["host_token"])
+    sam = sit(new_context(), server, tid, 0, player["token"], "Sam")
+    dee = sit(new_context(), server, tid, "dealer", dealer["token"], "Dee")
+    errors = watch_errors(sam)
+    sam.get_by_role("button", name="Take the dice").click()
+    sam.get_by_role("radio", name="chip of 25").click()
+    sam.get_by_role("button", name=re.compile(r"^Field")).click()
+    sam.wait_for_function("document.querySelector('[data-area=field]').innerText.includes('A 25')")
+    assert sam.get_by_test_id("bankroll-0").inner_text() == "975"
+    sam.get_by_role("button", name="Roll the dice").click()
+    # the dealer reads 2 and 2 off the table, enters them, sees Field lit, and settles
+    dee.wait_for_selector(".dealer .face")
+    dee.get_by_role("button", name="die 1 shows 2").click()
+    dee.get_by_role("button", name="die 2 shows 2").click()
+    dee.get_by_role("button", name="Enter the dice").click()
+    dee.wait_for_selector("[data-area=field].lit")
+    shot(dee, "casino-dealer")
+    dee.get_by_role("button", name="Settle").click()
+    # Field pays 1 to 1 on a 4: the 25 comes back with 25 more
+    sam.wait_for_function("document.querySelector('[data-testid=bankroll-0]').innerText === '1025'")
+    assert "wins 25 on field" in sam.locator("#log").inner_text()
+    shot(sam, "casino")
+    # the results display, a page of its own for a screen at the table
+    display = new_context().new_page()
+    display.goto(f"{server.base}/t/{tid}/display")
+    display.wait_for_function("document.querySelector('#disp-total').innerText === '4'")
+    shot(display, "casino-display")
+    assert not errors, errors
+
+
+def test_gambler_turn_with_a_decision(server: Server, context: Any) -> None:
+    tid, token = start_with(server, "gambler", [HUMAN, BOT, BOT], options={"first_player": 0})
+    page = sit(context, server, tid, 0, token, "Sam")
+    errors = watch_errors(page)
+    page.wait_for_selector("#controls button.act-buy_ticket")
+    assert "$50" in page.locator("#controls .hint").inner_text()  # the decision's odds
+    page.get_by_role("button", name=re.compile("Buy a lottery ticket")).click()
+    page.wait_for_function("document.querySelector('[data-testid=cash-0]').innerText === '$90'")
+    assert page.locator(".gb-players li").first.locator(".ticket").count() == 1
+    page.get_by_role("button", name="Roll the dice").click()
+    page.wait_for_function("document.querySelector('#log').innerText.includes('A rolls')")
+    shot(page, "gambler")
+    assert not errors, errors
+
+
+def test_reload_mid_game_resumes(server: Server, context: Any) -> None:
+    tid, token = start_with(server, "shake", [HUMAN, BOT, BOT])
+    page = sit(context, server, tid, 0, token, "Sam")
+    page.wait_for_selector("#controls button.act")
+    page.locator("#controls button.act").first.click()
+    # bots play until the table waits for Sam again: then nothing moves until he does
+    before = until(
+        lambda: server.call("GET", f"/api/tables/{tid}/view", token=token),
+        lambda f: 0 in f["actors"],
+    )
+    page.wait_for_function(f"document.querySelector('#log li:last-child') && {before['move']} > 0")
+    page.wait_for_selector("#turn.mine")
+    page.wait_for_timeout(300)  # the last frame is drawn
+    pad = page.locator("table.pad").inner_text()
+    log_tail = page.locator("#log li").last.inner_text()
+    page.reload()
+    page.wait_for_selector("#conn.open")
+    page.wait_for_selector("#turn.mine")
+    assert page.locator("table.pad").inner_text() == pad
+    assert page.locator("#log li").last.inner_text() == log_tail
+    assert server.call("GET", f"/api/tables/{tid}/view", token=token)["move"] == before["move"]
+    # still Sam's seat: his moves are offered and accepted
+    labels = page.locator("#controls button.act").all_inner_texts()
+    assert len(labels) == len(before["legal_actions"])
+    page.locator("#controls button.act").first.click()
+    page.wait_for_function(
+        "m => fetch(location.pathname.replace('/t/', '/api/tables/') + '/view')"
+        ".then(r => r.json()).then(f => f.move > m)",
+        arg=before["move"],
+    )
+
+
+def test_markup_in_a_display_name_stays_text(server: Server, context: Any) -> None:
+    made = server.table("shake", [HUMAN, HUMAN])
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(f"{server.base}/t/{made['table_id']}")
+    evil = "<img src=x onerror=alert(1)>"
+    page.get_by_label("Your name").fill(evil)
+    page.get_by_role("button", name="Join the table").click()
+    msg = page.locator("#join-msg")
+    msg.wait_for()
+    page.wait_for_function("document.querySelector('#join-msg').innerText.length > 0")
+    assert evil in msg.inner_text()  # shown as the characters typed
+    assert page.locator("img").count() == 0
+    assert not [e for e in errors if "dialog" in e or "pageerror" in e], errors
+
+
+def test_a_dropped_connection_says_reconnecting_and_resumes(server: Server, context: Any) -> None:
+    tid, token = start_with(server, "shake", [HUMAN, BOT])
+    page = context.new_page()
+    links: list[Any] = []
+
+    def flaky(ws: Any) -> None:  # the first connection is cut by the test, later ones pass
+        links.append(ws)
+        ws.connect_to_server()
+
+    page.route_web_socket(re.compile(r"/ws/"), flaky)
+    sit(None, server, tid, 0, token, "Sam", page=page)
+    page.wait_for_selector("#controls button.act")
+    links[0].close(code=1006, reason="network gone")
+    page.wait_for_selector("#conn.reconnecting")
+    assert page.locator("#conn").inner_text() == "reconnecting…"
+    page.wait_for_selector("#conn.open", timeout=15000)
+    assert len(links) >= 2
+    # the number keys press the offered moves, and the table takes them after the reconnect
+    move = server.call("GET", f"/api/tables/{tid}/view", token=token)["move"]
+    page.keyboard.press("1")
+    until(
+        lambda: server.call("GET", f"/api/tables/{tid}/view", token=token)["move"],
+        lambda m: m > move,
+    )
+
+
+def test_turn_timer_counts_down_and_the_table_moves_on(server: Server, context: Any) -> None:
+    tid, token = start_with(server, "shake", [HUMAN, BOT], turn_seconds=3)
+    page = sit(context, server, tid, 0, token, "Sam")
+    page.wait_for_selector("#timer:not([hidden])")
+    assert re.fullmatch(r"⏱ \d s", page.locator("#timer").inner_text())
+    page.wait_for_selector("#banner:not([hidden])", timeout=15000)
+    assert "Time ran out for Sam" in page.locator("#banner").inner_text()
