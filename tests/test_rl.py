@@ -153,3 +153,34 @@ def test_realtime_calls_race_and_only_one_wins() -> None:
         if not env.agents:
             break
     assert seen_race
+
+
+def test_missing_extra_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without PettingZoo, importing gamenight.rl says which extra to install."""
+    import importlib
+    import sys
+
+    for name in [m for m in sys.modules if m == "gamenight.rl" or m.startswith("gamenight.rl.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "pettingzoo", None)
+    with pytest.raises(ImportError, match=r"gamenight\[rl\]"):
+        importlib.import_module("gamenight.rl")
+
+
+def _extremes() -> list[tuple[str, int]]:
+    out = []
+    for g in GAMES:
+        cls = type(gamenight.new_game(g))
+        out += [(g, cls.min_players), (g, cls.max_players)]
+    return out
+
+
+@pytest.mark.parametrize(("game", "players"), _extremes())
+def test_fewest_and_most_players(game: str, players: int) -> None:
+    """Every table size a game allows builds and passes the API checks (Shake's catalogue grows
+    with the seats; the casino table seats one)."""
+    api_test(rl.env(game, players=players), num_cycles=30)
+    parallel_api_test(rl.parallel_env(game, players=players), num_cycles=30)
+    env = rl.single_agent_env(game, players=players, opponents="random")
+    obs, _ = env.reset(seed=1)
+    assert obs["action_mask"].any()
