@@ -1,4 +1,4 @@
-"""Train a Shake agent with MaskablePPO on CPU, then measure it against the random and sensible bots.
+"""Train a Shake agent with MaskablePPO on CPU, then measure it against two bots.
 
 Install and run (a few minutes on a laptop core)::
 
@@ -35,6 +35,7 @@ class Flat(gym.ObservationWrapper):
 
     def __init__(self, env: gym.Env) -> None:
         super().__init__(env)
+        assert isinstance(env.observation_space, gym.spaces.Dict)
         self.observation_space = env.observation_space["observation"]
 
     def observation(self, observation: dict[str, np.ndarray]) -> np.ndarray:
@@ -74,7 +75,7 @@ def evaluate(
         if model is None:
             actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
         else:
-            actions, _ = model.predict(obs, action_masks=masks, deterministic=True)
+            actions, _ = model.predict(np.asarray(obs), action_masks=masks, deterministic=True)
         obs, rewards, dones, _ = venv.step(actions)
         for i in np.flatnonzero(dones):
             if done_games[i] < quota[i]:
