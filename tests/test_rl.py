@@ -184,3 +184,13 @@ def test_fewest_and_most_players(game: str, players: int) -> None:
     env = rl.single_agent_env(game, players=players, opponents="random")
     obs, _ = env.reset(seed=1)
     assert obs["action_mask"].any()
+
+
+def test_docs_catalogue_is_current() -> None:
+    """docs/rl.md lists every action index as the code numbers it."""
+    from pathlib import Path
+
+    from gamenight.rl.catalogue import block
+
+    doc = Path(__file__).resolve().parents[1] / "docs" / "rl.md"
+    assert block() in doc.read_text(), "run: python -m gamenight.rl.catalogue docs/rl.md"
