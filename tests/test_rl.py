@@ -145,11 +145,13 @@ def test_realtime_calls_race_and_only_one_wins() -> None:
             else:
                 actions[a] = wait
         calls_before = sum(1 for s, m in state.moves if m["type"] == "snap")
-        obs, _, term, trunc, _ = env.step(actions)
+        obs, _, term, trunc, env_infos = env.step(actions)
         calls_after = sum(1 for s, m in env.aec.table.moves if m["type"] == "snap")
         if matched and sum(1 for v in actions.values() if v == snap) >= 2:
             seen_race = True
             assert calls_after - calls_before == 1
+            callers = [a for a, v in actions.items() if v == snap]
+            assert sum(env_infos[a]["late"] for a in callers) == len(callers) - 1
         if not env.agents:
             break
     assert seen_race
@@ -194,3 +196,18 @@ def test_docs_catalogue_is_current() -> None:
 
     doc = Path(__file__).resolve().parents[1] / "docs" / "rl.md"
     assert block() in doc.read_text(), "run: python -m gamenight.rl.catalogue docs/rl.md"
+
+
+def test_parallel_refuses_an_index_outside_the_mask() -> None:
+    env = rl.parallel_env("snap", players=2)
+    obs, _ = env.reset(seed=4)
+    bad = {a: int(np.flatnonzero(obs[a]["action_mask"] == 0)[0]) for a in env.agents}
+    before = env.aec.table.record()
+    _, _, _, _, infos = env.step({**bad, "player_1": 10**9})
+    assert all(infos[a]["illegal"] for a in env.agents)
+    assert env.aec.table.record() == before
+
+
+def test_single_agent_env_rejects_unknown_opponents() -> None:
+    with pytest.raises(ValueError, match="unknown bot kind"):
+        rl.single_agent_env("shake", opponents="grandmaster")
