@@ -16,7 +16,6 @@ games, so ties count as fractions. ``--save PATH`` keeps the trained model.
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from typing import Any
 
@@ -25,6 +24,7 @@ import numpy as np
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import DummyVecEnv
 
+from gamenight.analysis.tournament import wilson
 from gamenight.rl import single_agent_env
 
 GAME = "shake"
@@ -48,14 +48,6 @@ class Flat(gym.ObservationWrapper):
 
 def make_env(opponents: str, players: int) -> Flat:
     return Flat(single_agent_env(GAME, players=players, opponents=opponents))
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion: honest near 0 and 1, unlike p ± 1.96·se."""
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def evaluate(
@@ -133,7 +125,7 @@ def main(argv: list[str] | None = None) -> None:
         for bot in ("random", "sensible"):
             start = time.perf_counter()
             wins = evaluate(policy, bot, args.games, args.players, args.seed + 1, args.batch)
-            lo, hi = wilson(wins, args.games)
+            lo, hi = wilson(wins / args.games, args.games)
             took = time.perf_counter() - start
             print(
                 f"{name} vs {bot:8} over {args.games:,} games: win rate {wins / args.games:.1%}"
