@@ -211,3 +211,9 @@ def test_parallel_refuses_an_index_outside_the_mask() -> None:
 def test_single_agent_env_rejects_unknown_opponents() -> None:
     with pytest.raises(ValueError, match="unknown bot kind"):
         rl.single_agent_env("shake", opponents="grandmaster")
+
+
+@pytest.mark.parametrize("bad", [0, -3, 2.5, "10"])
+def test_max_cycles_must_be_a_positive_whole_number(bad: object) -> None:
+    with pytest.raises(ValueError, match="max_cycles"):
+        rl.env("shake", max_cycles=bad)
