@@ -35,7 +35,10 @@ def readme_commands() -> list[str]:
 
 
 COMMANDS = readme_commands()
-PLAIN = [c for c in COMMANDS if c.startswith("gamenight") and " play " not in f"{c} "]
+SERVE = [c for c in COMMANDS if c.startswith("gamenight serve")]
+PLAIN = [
+    c for c in COMMANDS if c.startswith("gamenight") and " play " not in f"{c} " and c not in SERVE
+]
 TABLES = [c for c in COMMANDS if c.startswith("gamenight play")]
 
 
@@ -62,6 +65,41 @@ def test_plain_readme_command_runs(command: str) -> None:
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip()
     assert "Traceback" not in run.stderr
+
+
+@pytest.mark.server
+@pytest.mark.parametrize("command", SERVE)
+def test_readme_serve_command_serves_until_stopped(command: str, tmp_path: Path) -> None:
+    """``gamenight serve`` runs until stopped: it must print its address and answer there
+    (on a free port and in a scratch directory, so it cannot clash with a real server)."""
+    import signal
+    import socket
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    args = [*shlex.split(command), "--port", str(port)]
+    proc = subprocess.Popen(args, cwd=tmp_path, env=gamenight_env(), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        assert f"http://127.0.0.1:{port}" in first, first
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as r:
+                    assert r.status == 200
+                    break
+            except OSError:
+                assert time.monotonic() < deadline and proc.poll() is None
+                time.sleep(0.2)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    assert "Traceback" not in err, err
+    assert (tmp_path / "gamenight.db").exists()
 
 
 class Terminal:

@@ -363,6 +363,45 @@ def odds(
         print_odds(report, console)
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on (0.0.0.0: your network)")] = (
+        "127.0.0.1"
+    ),
+    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    database_url: Annotated[
+        str | None,
+        typer.Option(help="SQLAlchemy URL; default: SQLite file gamenight.db here"),
+    ] = None,
+    redis_url: Annotated[
+        str | None, typer.Option(help="Redis URL: share tables between server processes")
+    ] = None,
+    allow_origin: Annotated[
+        list[str] | None, typer.Option(help="another web origin allowed to open WebSockets")
+    ] = None,
+    idle_minutes: Annotated[float, typer.Option(help="close tables idle this long")] = 360.0,
+    rate_limit: Annotated[
+        float, typer.Option(help="frames a second one WebSocket may send (bursts of twice that)")
+    ] = 20.0,
+) -> None:
+    """Serve every game online: tables, seats and bots over HTTP and WebSockets."""
+    from gamenight.server.app import Settings
+    from gamenight.server.serve import run
+
+    run(
+        Settings(
+            database_url=database_url,
+            redis_url=redis_url,
+            host=host,
+            port=port,
+            allowed_origins=list(allow_origin or []),
+            idle_minutes=idle_minutes,
+            rate_per_second=rate_limit,
+            rate_burst=2 * rate_limit,
+        )
+    )
+
+
 if __name__ == "__main__":
     app()
 

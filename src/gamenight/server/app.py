@@ -1,0 +1,523 @@
+"""The ASGI app: thin HTTP routes and the WebSocket, in front of the table service."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
+from starlette.websockets import WebSocketState
+
+import gamenight
+from gamenight.engine.game import game_class
+
+from .fanout import FanOut, LocalFanOut, Notice
+from .protocol import (
+    FRAME_TYPES,
+    MAX_FRAME,
+    ActionFrame,
+    CreateTable,
+    Hello,
+    JoinTable,
+    PlayAction,
+    ServerError,
+)
+from .storage import Storage
+from .tables import DEALER, REALTIME_GAMES, SeatKey, Table, TableService
+
+log = logging.getLogger("gamenight.server")
+WEB = Path(gamenight.__file__).parent / "web"
+HELLO_SECONDS = 10.0
+
+
+@dataclass
+class Settings:
+    """How one server process runs; ``gamenight serve`` fills it from the command line."""
+
+    database_url: str | None = None
+    redis_url: str | None = None
+    host: str = "127.0.0.1"
+    port: int = 8000
+    allowed_origins: list[str] = field(default_factory=list)
+    idle_minutes: float = 360.0
+    rate_per_second: float = 20.0
+    rate_burst: float = 40.0
+    max_refusals: int = 100
+
+
+def build_fanout(settings: Settings) -> FanOut:
+    """In-process fan-out, or Redis pub/sub across processes with ``--redis-url``."""
+    if settings.redis_url:
+        try:
+            from .redis_fanout import RedisFanOut  # type: ignore[import-not-found,unused-ignore]
+        except ImportError as e:
+            raise SystemExit(f"--redis-url needs the Redis fan-out (gamenight[redis]): {e}") from e
+        fanout: FanOut = RedisFanOut(settings.redis_url)
+        return fanout
+    return LocalFanOut()
+
+
+def _json_loads(text: str) -> Any:
+    def refuse(name: str) -> Any:
+        raise ValueError(f"{name} is not JSON")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+class RateLimit:
+    """A token bucket per connection: ``rate`` frames a second, bursts of ``burst``."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.at = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class Connection:
+    """One WebSocket: its seat, what it was last sent, and one sender at a time."""
+
+    def __init__(
+        self,
+        ws: WebSocket,
+        service: TableService,
+        table: Table,
+        seat: SeatKey | None,
+        token: str | None,
+    ) -> None:
+        self.ws, self.service, self.table, self.seat = ws, service, table, seat
+        self.token = token if seat is not None else None
+        self.events_seen: int | None = None
+        self.last_move = -1
+        self.finished_sent = False
+        self.send_lock = asyncio.Lock()
+        self.queue: asyncio.Queue[Notice] = asyncio.Queue(maxsize=256)
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        if self.ws.client_state == WebSocketState.CONNECTED:
+            await self.ws.send_text(json.dumps(frame, separators=(",", ":")))
+
+    async def send_state(self, ref: str | None | bool = False, force: bool = False) -> None:
+        """The current state frame; ``ref`` (a reply's, possibly None) marks it as a reply."""
+        async with self.send_lock:
+            table = self.table
+            if not force and table.move == self.last_move:
+                return
+            frame = self.service.frame(table, self.seat, self.events_seen)
+            if ref is not False:
+                frame["ref"] = ref
+            self.events_seen = frame["event_count"]
+            self.last_move = table.move
+            await self.send(frame)
+            if table.status == "finished" and not self.finished_sent:
+                self.finished_sent = True
+                await self.send(self.service.finished_frame(table, self.seat))
+
+    async def on_notice(self, notice: Notice) -> None:
+        with contextlib.suppress(asyncio.QueueFull):  # a slow client gets the newest state later
+            self.queue.put_nowait(notice)
+
+    async def pump(self) -> None:
+        """Send what the notices announce, in order, each as this seat may see it."""
+        while True:
+            notice = await self.queue.get()
+            kind = notice.get("kind")
+            if kind == "seats":
+                async with self.send_lock:
+                    await self.send({"type": "seats", "table": self.table.summary()})
+            elif kind == "timer":
+                async with self.send_lock:
+                    await self.send(
+                        {
+                            "type": "timeout",
+                            "seat": notice.get("seat"),
+                            "action": notice.get("action"),
+                            "move": notice.get("move"),
+                        }
+                    )
+            else:
+                await self.service.catch_up(self.table)
+                await self.send_state(force=kind == "status")
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The whole server: storage, fan-out and tables are built when the app starts."""
+    settings = settings or Settings()
+    storage = Storage(settings.database_url)
+    service = TableService(storage, build_fanout(settings), idle_seconds=settings.idle_minutes * 60)
+    connections: set[Connection] = set()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await storage.migrate()
+        await service.fanout.start()
+        restored = await service.restore()
+        log.info("restored %d tables from %s", restored, storage.dialect)
+        yield
+        await service.shutdown()
+        for conn in list(connections):
+            with contextlib.suppress(Exception):  # already gone
+                await conn.ws.close(code=1001, reason="server shutting down")
+        await service.fanout.close()
+        await storage.close()
+        log.info("stopped cleanly: %d moves were in flight, all settled", service.in_flight)
+
+    app = FastAPI(
+        title="gamenight",
+        summary="Five dice and card games online: tables, seats, bots and a WebSocket per seat.",
+        lifespan=lifespan,
+    )
+    app.state.service = service
+    app.state.settings = settings
+
+    # --- errors -----------------------------------------------------------------------------
+    @app.exception_handler(ServerError)
+    async def server_error(_: Request, e: ServerError) -> JSONResponse:
+        return JSONResponse({"code": e.code, "message": e.message}, status_code=e.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, e: RequestValidationError) -> JSONResponse:
+        err = e.errors()[0] if e.errors() else {"loc": (), "msg": "invalid request"}
+        where = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
+        code = "bad_name" if where == "name" else "bad_request"
+        return JSONResponse({"code": code, "message": f"{where}: {err['msg']}"}, status_code=422)
+
+    @app.middleware("http")
+    async def body_cap(request: Request, call_next: Any) -> Any:
+        length = request.headers.get("content-length")
+        if length and (not length.isdigit() or int(length) > MAX_FRAME):
+            return JSONResponse(
+                {"code": "frame_too_large", "message": f"bodies are at most {MAX_FRAME} bytes"},
+                status_code=413,
+            )
+        return await call_next(request)
+
+    def bearer(authorization: str | None) -> str | None:
+        if not authorization:
+            return None
+        scheme, _, token = authorization.partition(" ")
+        return token.strip() if scheme.lower() == "bearer" else None
+
+    # --- HTTP -------------------------------------------------------------------------------
+    @app.get("/healthz")
+    async def healthz() -> dict[str, Any]:
+        """Liveness: the tables and connections this process holds."""
+        return {"status": "ok", "tables": len(service.tables), "connections": len(connections)}
+
+    @app.get("/api/games")
+    async def games() -> list[dict[str, Any]]:
+        """Every game with its options, seat limits and bot kinds."""
+        from gamenight.bots.casino_bot import STRATEGIES
+        from gamenight.realtime.reaction import LEVELS
+
+        out = []
+        for gid in gamenight.list_games():
+            cls = game_class(gid)
+            opts = []
+            for name, f in cls.Options.model_fields.items():
+                lo = hi = None
+                for m in f.metadata:
+                    lo = getattr(m, "ge", lo)
+                    hi = getattr(m, "le", hi)
+                default = f.get_default(call_default_factory=True)
+                opts.append(
+                    {
+                        "name": name,
+                        "type": getattr(f.annotation, "__name__", str(f.annotation)),
+                        "default": default,
+                        "description": f.description,
+                        "minimum": lo,
+                        "maximum": hi,
+                    }
+                )
+            out.append(
+                {
+                    "id": gid,
+                    "title": cls.title,
+                    "min_players": cls.min_players,
+                    "max_players": cls.max_players,
+                    "options": opts,
+                    "bots": {
+                        "kinds": ["sensible", "random"],
+                        "levels": list(LEVELS) if gid in REALTIME_GAMES else [],
+                        "strategies": list(STRATEGIES) if gid == "snake-eyes-casino" else [],
+                    },
+                    "dealer": gid == "snake-eyes-casino",
+                }
+            )
+        return out
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(spec: CreateTable, request: Request) -> dict[str, Any]:
+        """Open a table: the game, its options and who sits where (humans or bots)."""
+        table, host = await service.create(spec)
+        return {
+            "table_id": table.id,
+            "join_url": str(request.url_for("table_page", table_id=table.id)),
+            "host_token": host,
+            "table": table.summary(),
+        }
+
+    @app.get("/api/tables")
+    async def list_tables() -> list[dict[str, Any]]:
+        """Tables waiting for players."""
+        return service.open_tables()
+
+    @app.get("/api/tables/{table_id}")
+    async def get_table(table_id: str) -> dict[str, Any]:
+        return (await service.find(table_id)).summary()
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join(table_id: str, body: JoinTable) -> dict[str, Any]:
+        """Take a seat with a display name; the answer holds the seat's token (keep it)."""
+        seat, token = await service.join(table_id, body.name, body.seat)
+        return {"table_id": table_id, "seat": seat, "token": token}
+
+    @app.post("/api/tables/{table_id}/leave")
+    async def leave(table_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
+        return (await service.leave(table_id, bearer(authorization))).summary()
+
+    @app.post("/api/tables/{table_id}/start")
+    async def start(table_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
+        return (await service.start(table_id, bearer(authorization))).summary()
+
+    @app.post("/api/tables/{table_id}/rematch")
+    async def rematch(
+        table_id: str, request: Request, authorization: str | None = Header(None)
+    ) -> dict[str, Any]:
+        """A new table with the same seats, names and options; old tokens keep their seats."""
+        new = await service.rematch(table_id, bearer(authorization))
+        return {
+            "table_id": new.id,
+            "join_url": str(request.url_for("table_page", table_id=new.id)),
+            "table": new.summary(),
+        }
+
+    @app.post("/api/tables/{table_id}/actions")
+    async def act(
+        table_id: str, body: PlayAction, authorization: str | None = Header(None)
+    ) -> dict[str, Any]:
+        """Play an action for the token's seat, chosen at move ``move``."""
+        token = bearer(authorization)
+        done = await service.act(table_id, token, body.move, body.action)
+        table = service.get(table_id)
+        return service.frame(table, done.seat, since=None)
+
+    @app.get("/api/tables/{table_id}/view")
+    async def view(table_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
+        table = await service.find(table_id)
+        token = bearer(authorization)
+        seat = table.seat_of(token) if token else None
+        return service.frame(table, seat)
+
+    @app.get("/api/tables/{table_id}/record")
+    async def record(table_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
+        table = await service.find(table_id)
+        return service.record_for(table, bearer(authorization))
+
+    # --- pages ------------------------------------------------------------------------------
+    def page(name: str) -> Any:
+        path = WEB / name
+        if path.is_file():
+            return FileResponse(path, media_type="text/html")
+        return HTMLResponse(
+            "<!doctype html><title>gamenight</title><p>gamenight is running; the browser "
+            "client is not installed. The API is at <a href=/docs>/docs</a>.</p>"
+        )
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> Any:
+        return page("index.html")
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> Any:
+        return page("table.html")
+
+    @app.get("/t/{table_id}/display", include_in_schema=False)
+    async def display_page(table_id: str) -> Any:
+        return page("display.html")
+
+    if WEB.is_dir():
+        app.mount("/static", StaticFiles(directory=WEB), name="static")
+
+    # --- WebSocket --------------------------------------------------------------------------
+    def origin_ok(ws: WebSocket) -> bool:
+        origin = ws.headers.get("origin")
+        if origin is None:
+            return True  # not a browser; it still needs a token to act
+        if origin in settings.allowed_origins:
+            return True
+        return urlsplit(origin).netloc == ws.headers.get("host")
+
+    @app.websocket("/ws/{table_id}")
+    async def socket(ws: WebSocket, table_id: str) -> None:
+        await ws.accept()
+        if not origin_ok(ws):
+            await refuse(ws, ServerError("forbidden_origin", "this origin may not connect"), 4403)
+            return
+        try:
+            hello, table, seat = await greet(ws, table_id)
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        except ServerError as e:
+            codes = {"bad_token": 4401, "table_not_found": 4404, "hello_required": 4400}
+            await refuse(ws, e, codes.get(e.code, 4400))
+            return
+        except TimeoutError:
+            await refuse(ws, ServerError("hello_required", "send hello first"), 4408)
+            return
+        conn = Connection(ws, service, table, seat, hello.token)
+        connections.add(conn)
+        service.connect(table, seat if hello.role == "player" else None, +1)
+        unsubscribe = service.fanout.subscribe(table.id, conn.on_notice)
+        pump = asyncio.create_task(conn.pump())
+        try:
+            await conn.send(
+                {"type": "welcome", "table": table.summary(), "seat": seat, "role": hello.role}
+            )
+            await conn.send_state(force=True)
+            await service.fanout.publish(
+                table.id, {"table_id": table.id, "move": table.move, "kind": "seats"}
+            )
+            await serve(conn)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            pump.cancel()
+            unsubscribe()
+            connections.discard(conn)
+            service.connect(table, seat if hello.role == "player" else None, -1)
+            try:
+                await service.fanout.publish(
+                    table.id, {"table_id": table.id, "move": table.move, "kind": "seats"}
+                )
+            except Exception:
+                log.exception("could not announce a disconnect")
+
+    async def refuse(ws: WebSocket, e: ServerError, code: int) -> None:
+        try:
+            await ws.send_text(json.dumps(e.frame()))
+            await ws.close(code=code, reason=e.code)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+
+    async def greet(ws: WebSocket, table_id: str) -> tuple[Hello, Table, SeatKey | None]:
+        text = await asyncio.wait_for(ws.receive_text(), HELLO_SECONDS)
+        if len(text.encode()) > MAX_FRAME:
+            raise ServerError("hello_required", "the hello frame is too large")
+        try:
+            hello = Hello.model_validate(_json_loads(text))
+        except (ValueError, ValidationError):
+            raise ServerError(
+                "hello_required", 'the first frame is {"type": "hello", "token": ... | null}'
+            ) from None
+        table = await service.find(table_id)
+        if hello.role != "player":
+            return hello, table, None
+        seat = table.seat_of(hello.token) if hello.token else None
+        if seat is None:
+            hello = Hello(type="hello", token=None, role="spectator")
+        return hello, table, seat
+
+    async def serve(conn: Connection) -> None:
+        limit = RateLimit(settings.rate_per_second, settings.rate_burst)
+        refusals = 0  # refused frames in a row: an occasional burst is forgiven
+        while True:
+            message = await conn.ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            data = message.get("bytes") or b"" if text is None else b""
+            ref = None
+            try:
+                if limit.allow():
+                    refusals = 0
+                else:
+                    refusals += 1
+                    if refusals > settings.max_refusals:
+                        e = ServerError("rate_limited", "too many frames: closing")
+                        await refuse(conn.ws, e, 4429)
+                        return
+                    raise ServerError(
+                        "rate_limited",
+                        f"slow down: at most {settings.rate_per_second:g} frames a second",
+                    )
+                if text is None:
+                    if len(data) > MAX_FRAME:
+                        raise ServerError(
+                            "frame_too_large", f"frames are at most {MAX_FRAME} bytes"
+                        )
+                    raise ServerError("bad_frame", "send JSON text frames, not binary")
+                if len(text) > MAX_FRAME or len(text.encode()) > MAX_FRAME:
+                    raise ServerError("frame_too_large", f"frames are at most {MAX_FRAME} bytes")
+                try:
+                    frame = _json_loads(text)
+                except ValueError as e:
+                    raise ServerError("bad_frame", f"not JSON: {e}") from None
+                if not isinstance(frame, dict):
+                    raise ServerError("bad_frame", "a frame is a JSON object with a 'type'")
+                if isinstance(frame.get("ref"), str) and len(frame["ref"]) <= 64:
+                    ref = frame["ref"]
+                await handle(conn, frame, ref)
+            except ServerError as e:
+                async with conn.send_lock:
+                    await conn.send({**e.frame(), "ref": ref})
+            except (WebSocketDisconnect, RuntimeError, asyncio.CancelledError):
+                raise
+            except Exception:  # a bug must not take the connection or the table down
+                log.exception("a frame at table %s failed", conn.table.id)
+                oops = ServerError("server_error", "that frame could not be handled; try again")
+                async with conn.send_lock:
+                    await conn.send({**oops.frame(), "ref": ref})
+
+    async def handle(conn: Connection, frame: dict[str, Any], ref: str | None) -> None:
+        kind = frame.get("type")
+        if kind not in FRAME_TYPES:
+            raise ServerError(
+                "unknown_type", f"unknown frame type {kind!r} (known: action, sync, ping)"
+            )
+        if kind == "ping":
+            async with conn.send_lock:
+                await conn.send({"type": "pong", "ref": ref})
+        elif kind == "sync":
+            await conn.service.catch_up(conn.table)
+            await conn.send_state(ref=ref, force=True)
+        elif kind == "hello":
+            raise ServerError("bad_frame", "hello is the first frame only")
+        else:
+            try:
+                act = ActionFrame.model_validate(frame)
+            except ValidationError as e:
+                err = e.errors()[0]
+                where = ".".join(str(p) for p in err["loc"])
+                raise ServerError("bad_frame", f"{where}: {err['msg']}") from None
+            if conn.seat is None or conn.token is None:
+                raise ServerError("spectator", "spectators and displays watch; they cannot act")
+            await conn.service.act(conn.table.id, conn.token, act.move, act.action)
+            await conn.send_state(ref=ref, force=True)
+
+    return app
+
+
+__all__ = ["DEALER", "Settings", "create_app"]

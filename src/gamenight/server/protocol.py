@@ -1,0 +1,122 @@
+"""The wire protocol: client frames, error codes and the one error type routes turn into replies."""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from gamenight.engine import GamenightError
+
+MAX_FRAME = 16 * 1024  # bytes of one client frame
+MAX_NAME = 24
+MARKUP = set("<>&\"'`")
+
+# error code -> HTTP status
+STATUS: dict[str, int] = {
+    "bad_frame": 400,
+    "frame_too_large": 413,
+    "unknown_type": 400,
+    "hello_required": 400,
+    "bad_token": 401,
+    "forbidden": 403,
+    "forbidden_origin": 403,
+    "spectator": 403,
+    "table_not_found": 404,
+    "stale_move": 409,
+    "too_late": 409,
+    "not_your_turn": 409,
+    "not_started": 409,
+    "game_over": 409,
+    "seat_taken": 409,
+    "wrong_status": 409,
+    "illegal_action": 422,
+    "malformed_action": 422,
+    "bad_name": 422,
+    "bad_option": 422,
+    "bad_request": 422,
+    "rate_limited": 429,
+    "server_error": 500,
+}
+
+
+class ServerError(GamenightError):
+    """A refused request: ``code`` is one of STATUS's keys, the message says what to fix."""
+
+    def __init__(self, code: str, message: str) -> None:
+        assert code in STATUS, code
+        self.code = code
+        self.message = message
+        super().__init__(f"{code}: {message}")
+
+    @property
+    def status(self) -> int:
+        return STATUS[self.code]
+
+    def frame(self, ref: str | None = None) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
+        if ref is not None:
+            out["ref"] = ref
+        return out
+
+
+Seat = int | Literal["dealer"]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Hello(Strict):
+    type: Literal["hello"]
+    token: str | None = Field(default=None, max_length=128)
+    role: Literal["player", "spectator", "display"] = "player"
+
+
+class ActionFrame(Strict):
+    type: Literal["action"]
+    move: int = Field(ge=0)
+    action: dict[str, Any]
+    ref: str | None = Field(default=None, max_length=64)
+
+
+FRAME_TYPES = ("hello", "action", "sync", "ping")
+
+
+class SeatSpec(Strict):
+    kind: Literal["human", "bot"] = "human"
+    bot: Literal["sensible", "random"] = "sensible"
+    level: Literal["easy", "normal", "expert"] | None = None
+    strategy: str | None = Field(default=None, max_length=40)
+
+
+class CreateTable(Strict):
+    game: str = Field(max_length=40)
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: list[SeatSpec] = Field(min_length=1, max_length=8)
+    turn_seconds: float | None = Field(default=None, ge=3, le=3600)
+    bot_pace: Literal["human", "instant"] = "human"
+
+
+class JoinTable(Strict):
+    name: str
+    seat: int | Literal["dealer"] | None = None
+
+
+class PlayAction(Strict):
+    move: int = Field(ge=0)
+    action: dict[str, Any]
+
+
+def clean_name(name: str) -> str:
+    """A display name safe to show anywhere: printable, no markup, 1 to 24 characters."""
+    name = name.strip()
+    if not 1 <= len(name) <= MAX_NAME:
+        raise ServerError("bad_name", f"a display name has 1 to {MAX_NAME} characters")
+    for ch in name:
+        if unicodedata.category(ch)[0] in ("C", "Z") and ch != " ":
+            raise ServerError("bad_name", f"a display name may not hold control character {ch!r}")
+        if ch in MARKUP:
+            raise ServerError("bad_name", f"a display name may not hold markup ({ch!r})")
+    return name

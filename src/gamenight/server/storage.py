@@ -1,0 +1,258 @@
+"""The storage port: tables and their moves in SQL (SQLite by default, PostgreSQL by URL).
+
+The moves table is the truth: each accepted move (and the chance moves it caused) is appended
+and committed in one transaction before anyone hears of it, so a restart rebuilds every table
+by replaying its moves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Column,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    bindparam,
+    event,
+    insert,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+metadata = MetaData()
+
+
+@dataclass
+class _Write:
+    """One caller's moves waiting for the next group commit."""
+
+    table_id: str
+    first: int
+    moves: list[tuple[int | None, dict[str, Any]]]
+    fields: dict[str, Any]
+    done: asyncio.Future[None]
+
+
+def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:
+    if done.done():
+        return
+    if error is None:
+        done.set_result(None)
+    else:
+        done.set_exception(error)
+
+
+tables = Table(
+    "tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(40), nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("seats", JSON, nullable=False),
+    Column("host_hash", String(64), nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("turn_seconds", Float, nullable=True),
+    Column("bot_pace", String(16), nullable=False),
+    Column("rematch_of", String(32), nullable=True),
+    Column("rematch", String(32), nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+
+moves = Table(
+    "moves",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True, autoincrement=False),
+    Column("seat", Integer, nullable=True),
+    Column("action", JSON, nullable=False),
+)
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+SQLITE_DEFAULT = "sqlite+aiosqlite:///gamenight.db"
+
+
+def normalise_url(url: str | None) -> str:
+    """Accept plain ``sqlite:///`` and ``postgresql://`` URLs and pick the async drivers."""
+    if not url:
+        return SQLITE_DEFAULT
+    if url.startswith("postgresql+psycopg://") and importlib.util.find_spec("psycopg") is None:
+        url = "postgresql://" + url.split("://", 1)[1]  # psycopg 3 not installed: asyncpg
+    for plain, driver in (
+        ("sqlite://", "sqlite+aiosqlite://"),
+        ("postgresql://", "postgresql+asyncpg://"),
+        ("postgres://", "postgresql+asyncpg://"),
+    ):
+        if url.startswith(plain):
+            return driver + url[len(plain) :]
+    return url
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA busy_timeout=5000")
+    cur.execute("PRAGMA synchronous=FULL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+def _upgrade(conn: Connection) -> None:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.attributes["connection"] = conn
+    if conn.dialect.name == "postgresql":  # several processes may start at once
+        conn.execute(text("SELECT pg_advisory_xact_lock(7275191)"))
+    command.upgrade(cfg, "head")
+
+
+class Storage:
+    """Async SQL storage of tables and moves; every method commits before it returns."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = normalise_url(url)
+        self.engine: AsyncEngine = create_async_engine(self.url, pool_pre_ping=False)
+        self._pending: list[_Write] = []
+        self._writer: asyncio.Task[None] | None = None
+        self._write_lock = asyncio.Lock()  # one writer per process: no SQLite lock waits
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    async def migrate(self) -> None:
+        """Bring the schema to the newest Alembic revision."""
+        async with self.engine.begin() as conn:
+            await conn.run_sync(_upgrade)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    async def create_table(self, row: dict[str, Any]) -> None:
+        row = {**row, "created_at": row.get("created_at", time.time())}
+        row.setdefault("updated_at", row["created_at"])
+        async with self._write_lock, self.engine.begin() as conn:
+            await conn.execute(insert(tables).values(**row))
+
+    async def append_moves(
+        self,
+        table_id: str,
+        first_index: int,
+        new_moves: list[tuple[int | None, dict[str, Any]]],
+        **fields: Any,
+    ) -> None:
+        """Append moves ``first_index, first_index+1, ...`` (and update table fields) atomically;
+        returns once they are committed.
+
+        Writes waiting at the same time share one transaction (group commit: one fsync for
+        many tables' moves); if that batch fails, each write is retried alone so each caller
+        gets its own answer. The primary key (table_id, idx) refuses a second writer of an index.
+        """
+        fields["updated_at"] = time.time()
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append(_Write(table_id, first_index, new_moves, fields, done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_loop())
+        await asyncio.shield(done)
+
+    async def _write_loop(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                async with self._write_lock, self.engine.begin() as conn:
+                    await self._write(conn, batch)
+            except Exception as e:
+                if len(batch) == 1:
+                    _settle(batch[0].done, e)
+                    continue
+                for item in batch:  # one by one: only the faulty write fails
+                    try:
+                        async with self._write_lock, self.engine.begin() as conn:
+                            await self._write(conn, [item])
+                    except Exception as one:
+                        _settle(item.done, one)
+                    else:
+                        _settle(item.done, None)
+                continue
+            for item in batch:
+                _settle(item.done, None)
+
+    @staticmethod
+    async def _write(conn: AsyncConnection, batch: list[_Write]) -> None:
+        rows = [
+            {"table_id": w.table_id, "idx": w.first + i, "seat": s, "action": a}
+            for w in batch
+            for i, (s, a) in enumerate(w.moves)
+        ]
+        if rows:
+            await conn.execute(insert(moves), rows)
+        latest: dict[str, dict[str, Any]] = {}
+        for w in batch:  # the last write of a table holds its newest fields
+            latest.setdefault(w.table_id, {}).update(w.fields)
+        by_keys: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+        for table_id, fields in latest.items():  # one executemany per set of fields
+            by_keys.setdefault(tuple(sorted(fields)), []).append({"tid": table_id, **fields})
+        for keys, params in by_keys.items():
+            stmt = update(tables).where(tables.c.id == bindparam("tid"))
+            await conn.execute(stmt.values({k: bindparam(k) for k in keys}), params)
+
+    async def update_table(self, table_id: str, **fields: Any) -> None:
+        fields["updated_at"] = time.time()
+        async with self._write_lock, self.engine.begin() as conn:
+            await conn.execute(update(tables).where(tables.c.id == table_id).values(**fields))
+
+    async def load_table(self, table_id: str) -> dict[str, Any] | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(tables).where(tables.c.id == table_id))).first()
+        return dict(row._mapping) if row else None
+
+    async def load_tables(self, active: bool = True) -> list[dict[str, Any]]:
+        """Tables to bring back at start-up: waiting or playing (``active``), or all."""
+        query = select(tables)
+        if active:
+            query = query.where(tables.c.status.in_(("waiting", "playing")))
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query.order_by(tables.c.created_at))).all()
+        return [dict(r._mapping) for r in rows]
+
+    async def load_moves(
+        self, table_id: str, since: int = 0
+    ) -> list[tuple[int | None, dict[str, Any]]]:
+        query = (
+            select(moves.c.seat, moves.c.action)
+            .where(moves.c.table_id == table_id, moves.c.idx >= since)
+            .order_by(moves.c.idx)
+        )
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [(r.seat, r.action) for r in rows]
+
+    async def count_moves(self, table_id: str) -> int:
+        async with self.engine.connect() as conn:
+            n = await conn.scalar(
+                select(moves.c.idx)
+                .where(moves.c.table_id == table_id)
+                .order_by(moves.c.idx.desc())
+                .limit(1)
+            )
+        return 0 if n is None else int(n) + 1

@@ -1,0 +1,816 @@
+"""The table service: one engine State per table, its move counter, seat tokens, bots and timers.
+
+Every write goes through ``play``: under the table's lock (and the writer lease) it checks the
+move counter, lets the engine validate and apply, draws the chance moves that follow, commits
+them all, and only then tells the fan-out. Routes never touch a State.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import logging
+import random
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import gamenight
+from gamenight.bots import make_bot
+from gamenight.engine import (
+    BadOption,
+    GamenightError,
+    IllegalAction,
+    MalformedAction,
+    NotYourTurn,
+    State,
+    UnknownGame,
+)
+
+from .fanout import FanOut, LocalFanOut, Notice
+from .lease import Lease, LocalLease
+from .protocol import CreateTable, SeatSpec, ServerError, clean_name
+from .storage import Storage
+from .views import public_record, seat_view
+
+log = logging.getLogger("gamenight.server")
+
+SeatKey = int | str  # a player seat number, or "dealer"
+DEALER = "dealer"
+REALTIME_GAMES = ("snap", "slap-the-elephant")
+TIMEOUT_PREFERENCE = ("stop", "take", "done", "decline", "end_turn", "give_up", "flip", "roll")
+EVENTS_ON_JOIN = 50
+
+
+def new_token() -> str:
+    """A seat or host token: 256 random bits."""
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class Seat:
+    """One seat's settings and holder; only the token's hash is kept."""
+
+    kind: str  # "human" | "bot" | "dealer"
+    bot: str = "sensible"
+    level: str | None = None
+    strategy: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+
+    def row(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "bot": self.bot,
+            "level": self.level,
+            "strategy": self.strategy,
+            "name": self.name,
+            "token_hash": self.token_hash,
+        }
+
+
+@dataclass
+class Accepted:
+    """What one accepted action did: the counter before and after."""
+
+    table_id: str
+    seat: SeatKey
+    first: int
+    move: int
+
+
+@dataclass
+class Table:
+    """A live table: settings, seats and the engine state rebuilt from its stored moves."""
+
+    id: str
+    game_id: str
+    options: dict[str, Any]
+    seed: int
+    seats: list[Seat]
+    host_hash: str
+    status: str
+    turn_seconds: float | None
+    bot_pace: str
+    state: State
+    rematch_of: str | None = None
+    rematch: str | None = None
+    dealer: Seat | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    last_call_move: int = 0
+    race: dict[str, Any] | None = None
+    connected: dict[SeatKey, int] = field(default_factory=dict)
+    spectators: int = 0
+    deadline: float | None = None
+    last_active: float = field(default_factory=time.time)
+    tasks: dict[Any, tuple[int, asyncio.Task[None]]] = field(default_factory=dict)
+    bots: dict[int, Any] = field(default_factory=dict)
+    rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
+
+    @property
+    def move(self) -> int:
+        return len(self.state.moves)
+
+    @property
+    def realtime(self) -> bool:
+        return self.game_id in REALTIME_GAMES
+
+    @property
+    def live_dealer(self) -> bool:
+        return self.dealer is not None
+
+    def seat_of(self, token: str | None) -> SeatKey:
+        """The seat a token acts for; a wrong or missing token is ``bad_token``."""
+        if not token:
+            raise ServerError("bad_token", "this needs a seat token (Authorization: Bearer ...)")
+        digest = token_hash(token)
+        for i, s in enumerate(self.seats):
+            if s.token_hash and hmac.compare_digest(s.token_hash, digest):
+                return i
+        if (
+            self.dealer
+            and self.dealer.token_hash
+            and hmac.compare_digest(self.dealer.token_hash, digest)
+        ):
+            return DEALER
+        raise ServerError("bad_token", "this token holds no seat at this table")
+
+    def is_host(self, token: str | None) -> bool:
+        return bool(token) and hmac.compare_digest(self.host_hash, token_hash(token or ""))
+
+    def seat_rows(self) -> list[dict[str, Any]]:
+        rows = [s.row() for s in self.seats]
+        if self.dealer:
+            rows.append({**self.dealer.row(), "seat": DEALER})
+        return rows
+
+    def summary(self) -> dict[str, Any]:
+        seats = [
+            {
+                "seat": key,
+                "kind": s.kind,
+                "name": s.name,
+                "level": s.level,
+                "strategy": s.strategy,
+                "taken": s.kind == "bot" or s.token_hash is not None,
+                "connected": self.connected.get(key, 0) > 0,
+            }
+            for key, s in self.all_seats()
+        ]
+        return {
+            "table_id": self.id,
+            "game": self.game_id,
+            "title": getattr(self.state.game, "title", self.game_id),
+            "options": self.options,
+            "status": self.status,
+            "move": self.move,
+            "seats": seats,
+            "turn_seconds": self.turn_seconds,
+            "bot_pace": self.bot_pace,
+            "rematch_of": self.rematch_of,
+            "rematch": self.rematch,
+            "spectators": self.spectators,
+        }
+
+    def all_seats(self) -> list[tuple[SeatKey, Seat]]:
+        out: list[tuple[SeatKey, Seat]] = list(enumerate(self.seats))
+        if self.dealer:
+            out.append((DEALER, self.dealer))
+        return out
+
+    def seat(self, key: SeatKey) -> Seat:
+        if key == DEALER and self.dealer:
+            return self.dealer
+        if isinstance(key, int) and not isinstance(key, bool) and 0 <= key < len(self.seats):
+            return self.seats[key]
+        raise ServerError("bad_request", f"there is no seat {key!r} at this table")
+
+
+def engine_seat(key: SeatKey) -> int | None:
+    return None if key == DEALER else int(key)
+
+
+def default_action(state: State, seat: int) -> dict[str, Any] | None:
+    """What a seat that ran out of time plays: the game's own default, else a cautious one."""
+    own = getattr(state, "default_action", None)
+    if callable(own):
+        action: dict[str, Any] | None = own(seat)
+        return action
+    legal = state.legal_actions(seat)
+    for kind in TIMEOUT_PREFERENCE:
+        for a in legal:
+            if a.get("type") == kind:
+                return a
+    return legal[0] if legal else None
+
+
+def _call_types(state: State) -> tuple[str, ...]:
+    return tuple(getattr(state, "CALLS", ()))
+
+
+class TableService:
+    """Every table of this process, and the only code that changes them."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        fanout: FanOut | None = None,
+        lease: Lease | None = None,
+        idle_seconds: float = 6 * 3600,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.storage = storage
+        self.fanout: FanOut = fanout or LocalFanOut()
+        self.lease: Lease = lease if lease is not None else LocalLease()
+        self.idle_seconds = idle_seconds
+        self.clock = clock
+        self.tables: dict[str, Table] = {}
+        self.closing = False
+        self.in_flight = 0
+        self._idle_task: asyncio.Task[None] | None = None
+
+    # --- life cycle ------------------------------------------------------------------------
+    async def restore(self) -> int:
+        """Rebuild every waiting or playing table from storage by replay; returns how many."""
+        for row in await self.storage.load_tables(active=True):
+            try:
+                table = self._from_row(row, await self.storage.load_moves(row["id"]))
+            except GamenightError as e:  # a record the engine no longer accepts: keep the rest
+                log.error("table %s not restored: %s", row["id"], e)
+                continue
+            self.tables[table.id] = table
+            if table.status == "playing":
+                self._schedule(table)
+        self._idle_task = asyncio.create_task(self._expire_loop())
+        return len(self.tables)
+
+    async def shutdown(self, grace: float = 5.0) -> None:
+        """Refuse new moves, let in-flight ones commit, stop bots and timers."""
+        self.closing = True
+        deadline = time.monotonic() + grace
+        while self.in_flight and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        for table in self.tables.values():
+            self._cancel_tasks(table)
+        if self._idle_task:
+            self._idle_task.cancel()
+
+    def _from_row(self, row: dict[str, Any], moves: list[tuple[int | None, Any]]) -> Table:
+        seats_data = list(row["seats"])
+        dealer = None
+        if seats_data and seats_data[-1].get("seat") == DEALER:
+            d = dict(seats_data.pop())
+            d.pop("seat")
+            dealer = Seat(**d)
+        seats = [Seat(**s) for s in seats_data]
+        record = {"game": row["game"], "options": row["options"], "moves": [], "seed": row["seed"]}
+        state = gamenight.replay({**record, "moves": [{"seat": s, "action": a} for s, a in moves]})
+        self._resume_dice(state, row["seed"])
+        table = Table(
+            id=row["id"],
+            game_id=row["game"],
+            options=row["options"],
+            seed=row["seed"],
+            seats=seats,
+            dealer=dealer,
+            host_hash=row["host_hash"],
+            status=row["status"],
+            turn_seconds=row["turn_seconds"],
+            bot_pace=row["bot_pace"],
+            state=state,
+            rematch_of=row.get("rematch_of"),
+            rematch=row.get("rematch"),
+        )
+        table.last_active = row.get("updated_at") or time.time()
+        table.last_call_move = self._last_call(state)
+        self._make_bots(table)
+        return table
+
+    @staticmethod
+    def _resume_dice(state: State, seed: int) -> None:
+        """After a replay, draw on from where the stored moves end, not from the seed's start."""
+        if type(state.rng) is not random.Random:  # an engine chance stream keyed by draw index
+            return  # resumes by itself
+        state.rng = random.Random(f"{seed}:{len(state.moves)}")
+
+    @staticmethod
+    def _last_call(state: State) -> int:
+        calls = _call_types(state)
+        for i in range(len(state.moves) - 1, -1, -1):
+            seat, action = state.moves[i]
+            if seat is not None and action.get("type") in calls:
+                return i + 1
+        return 0
+
+    def _make_bots(self, table: Table) -> None:
+        for i, s in enumerate(table.seats):
+            if s.kind != "bot":
+                continue
+            seed = table.rng.randrange(2**32)
+            if table.game_id == "snake-eyes-casino" and s.strategy:
+                from gamenight.bots.casino_bot import CasinoBot
+
+                table.bots[i] = CasinoBot(strategy=s.strategy)
+            else:
+                table.bots[i] = make_bot(table.game_id, s.bot, seed=seed)
+
+    # --- lookups ----------------------------------------------------------------------------
+    def get(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise ServerError("table_not_found", f"there is no open table {table_id!r}")
+        return table
+
+    async def find(self, table_id: str) -> Table:
+        """A table of this process, or one another process created (loaded from storage)."""
+        if table_id in self.tables:
+            return self.tables[table_id]
+        if len(table_id) > 32:
+            raise ServerError("table_not_found", "there is no such table")
+        row = await self.storage.load_table(table_id)
+        if row is None:
+            raise ServerError("table_not_found", f"there is no table {table_id!r}")
+        table = self._from_row(row, await self.storage.load_moves(table_id))
+        self.tables[table_id] = table
+        return table
+
+    def open_tables(self) -> list[dict[str, Any]]:
+        return [t.summary() for t in self.tables.values() if t.status == "waiting"]
+
+    # --- creating and seating ---------------------------------------------------------------
+    async def create(self, spec: CreateTable, rematch_of: Table | None = None) -> tuple[Table, str]:
+        """A new waiting table; returns it and the host token."""
+        seats = [
+            Seat(kind=s.kind, bot=s.bot, level=s.level, strategy=s.strategy) for s in spec.seats
+        ]
+        options = dict(spec.options)
+        if "players" in options and options["players"] != len(seats):
+            raise ServerError(
+                "bad_option",
+                f"options.players is {options['players']!r} but {len(seats)} seats were given",
+            )
+        options["players"] = len(seats)
+        try:
+            game = gamenight.new_game(spec.game, **options)
+        except UnknownGame as e:
+            raise ServerError("bad_option", str(e)) from None
+        except BadOption as e:
+            raise ServerError("bad_option", str(e)) from None
+        for i, s in enumerate(seats):
+            if s.kind != "bot":
+                continue
+            if s.strategy and spec.game != "snake-eyes-casino":
+                raise ServerError("bad_option", f"seat {i}: only casino bots have a strategy")
+            if s.strategy:
+                from gamenight.bots.casino_bot import STRATEGIES
+
+                if s.strategy not in STRATEGIES:
+                    known = ", ".join(STRATEGIES)
+                    raise ServerError("bad_option", f"seat {i}: unknown strategy (known: {known})")
+            if s.level and spec.game not in REALTIME_GAMES:
+                raise ServerError("bad_option", f"seat {i}: only Snap and Slap bots have a level")
+            s.level = s.level or ("normal" if spec.game in REALTIME_GAMES else None)
+        options = game.options_dict()
+        dealer = Seat(kind=DEALER) if options.get("live") else None
+        seed = secrets.randbits(63)
+        host = new_token()
+        table = Table(
+            id=secrets.token_urlsafe(9),
+            game_id=spec.game,
+            options=options,
+            seed=seed,
+            seats=seats,
+            dealer=dealer,
+            host_hash=token_hash(host),
+            status="waiting",
+            turn_seconds=spec.turn_seconds,
+            bot_pace=spec.bot_pace,
+            state=game.new_state(seed=seed),
+            rematch_of=rematch_of.id if rematch_of else None,
+        )
+        if rematch_of is not None:  # same holders, same tokens, same names
+            table.host_hash = rematch_of.host_hash
+            for new, old in zip(table.all_seats(), rematch_of.all_seats(), strict=True):
+                new[1].name, new[1].token_hash = old[1].name, old[1].token_hash
+        table.last_active = self.clock()
+        self._make_bots(table)
+        await self.storage.create_table(self._row(table))
+        self.tables[table.id] = table
+        return table, host
+
+    @staticmethod
+    def _row(table: Table) -> dict[str, Any]:
+        return {
+            "id": table.id,
+            "game": table.game_id,
+            "options": table.options,
+            "seed": table.seed,
+            "seats": table.seat_rows(),
+            "host_hash": table.host_hash,
+            "status": table.status,
+            "turn_seconds": table.turn_seconds,
+            "bot_pace": table.bot_pace,
+            "rematch_of": table.rematch_of,
+            "rematch": table.rematch,
+        }
+
+    async def join(
+        self, table_id: str, name: str, seat: SeatKey | None = None
+    ) -> tuple[SeatKey, str]:
+        """Seat a human by display name; returns the seat and its new token."""
+        name = clean_name(name)
+        table = await self.find(table_id)
+        async with table.lock:
+            if table.status in ("finished", "expired"):
+                raise ServerError("game_over", "this table is closed; ask for a rematch")
+            if seat is None:
+                free = [k for k, s in table.all_seats() if s.kind != "bot" and not s.token_hash]
+                if not free:
+                    raise ServerError("seat_taken", "every seat at this table is taken")
+                seat = free[0]
+            target = table.seat(seat)
+            if target.kind == "bot":
+                raise ServerError("seat_taken", f"seat {seat!r} is a bot's")
+            if target.token_hash:
+                raise ServerError("seat_taken", f"seat {seat!r} is taken")
+            token = new_token()
+            target.name, target.token_hash = name, token_hash(token)
+            await self.storage.update_table(table.id, seats=table.seat_rows())
+        await self._notify(table, "seats")
+        return seat, token
+
+    async def leave(self, table_id: str, token: str | None) -> Table:
+        table = await self.find(table_id)
+        async with table.lock:
+            key = table.seat_of(token)
+            s = table.seat(key)
+            s.name, s.token_hash = None, None
+            await self.storage.update_table(table.id, seats=table.seat_rows())
+        await self._notify(table, "seats")
+        return table
+
+    async def start(self, table_id: str, token: str | None) -> Table:
+        table = await self.find(table_id)
+        async with table.lock, self.lease.hold(table.id):
+            if table.status != "waiting":
+                raise ServerError("wrong_status", f"the table is {table.status}, not waiting")
+            full = all(s.kind == "bot" or s.token_hash for _, s in table.all_seats())
+            if not table.is_host(token):
+                table.seat_of(token)  # raises bad_token
+                if not full:
+                    raise ServerError(
+                        "forbidden", "only the host starts before every seat is taken"
+                    )
+            if table.dealer and not table.dealer.token_hash:
+                raise ServerError("wrong_status", "a live casino table needs its dealer seated")
+            first = table.move
+            drawn = self._draw_chance(table)
+            table.status = "finished" if table.state.is_terminal() else "playing"
+            await self._commit(table, first, drawn)
+        await self._notify(table, "status")
+        return table
+
+    async def rematch(self, table_id: str, token: str | None) -> Table:
+        """One rematch per finished table, however many seats ask at once."""
+        old = await self.find(table_id)
+        if not old.is_host(token):
+            old.seat_of(token)
+        async with old.lock:
+            if old.status != "finished":
+                raise ServerError("wrong_status", "a rematch comes after the game is over")
+            if old.rematch:
+                return await self.find(old.rematch)
+            spec = CreateTable(
+                game=old.game_id,
+                options=dict(old.options),
+                seats=[
+                    SeatSpec(kind=s.kind, bot=s.bot, level=s.level, strategy=s.strategy)  # type: ignore[arg-type]
+                    for s in old.seats
+                ],
+                turn_seconds=old.turn_seconds,
+                bot_pace=old.bot_pace,  # type: ignore[arg-type]
+            )
+            new, _ = await self.create(spec, rematch_of=old)
+            old.rematch = new.id
+            await self.storage.update_table(old.id, rematch=new.id)
+        await self._notify(old, "seats")
+        return new
+
+    # --- playing ----------------------------------------------------------------------------
+    async def act(self, table_id: str, token: str | None, move: int, action: Any) -> Accepted:
+        """A human's action, over HTTP or WebSocket."""
+        table = await self.find(table_id)
+        seat = table.seat_of(token)
+        return await self.play(table, seat, move, action)
+
+    async def play(
+        self, table: Table, seat: SeatKey, move: int, action: Any, timer: bool = False
+    ) -> Accepted:
+        if self.closing:
+            raise ServerError("server_error", "the server is shutting down; reconnect shortly")
+        self.in_flight += 1
+        try:
+            async with table.lock, self.lease.hold(table.id):
+                await self.catch_up(table)
+                accepted = await self._apply(table, seat, move, action)
+                running = table.tasks.get("timer")
+                if running is not None and running[0] == seat:  # acted: a fresh timer next
+                    running[1].cancel()
+                    del table.tasks["timer"]
+        finally:
+            self.in_flight -= 1
+        if timer:  # announced first, with the move the default action was played at
+            await self._notify(table, "timer", seat=seat, action=action, move=accepted.first)
+        await self._notify(table, "moves")
+        return accepted
+
+    async def _apply(self, table: Table, seat: SeatKey, move: int, action: Any) -> Accepted:
+        if table.status == "waiting":
+            raise ServerError("not_started", "the table has not started yet")
+        if table.status != "playing":
+            raise ServerError("game_over", "the game is over")
+        st = table.state
+        n = len(st.moves)
+        kind = action.get("type") if isinstance(action, dict) else None
+        is_call = table.realtime and seat != DEALER and kind in _call_types(st)
+        if type(move) is not int or move > n or (move != n and not is_call):
+            raise ServerError(
+                "stale_move", f"that action was chosen at move {move}; the table is at move {n}"
+            )
+        if is_call and move < table.last_call_move:
+            self._note_race(table, move, seat, str(kind), "too late")
+            raise ServerError(
+                "too_late",
+                f"another call changed the table after move {move}: yours came too late",
+            )
+        if seat == DEALER and not st.is_chance():
+            raise ServerError("not_your_turn", "the dealer enters a result only when one is due")
+        calls_before = getattr(st, "false_calls", 0)
+        try:
+            st.apply(action, engine_seat(seat))
+        except MalformedAction as e:
+            raise ServerError("malformed_action", str(e)) from None
+        except NotYourTurn as e:
+            raise ServerError("not_your_turn", str(e)) from None
+        except IllegalAction as e:
+            raise ServerError("illegal_action", str(e)) from None
+        except Exception as e:  # an engine bug on odd input: the stored record is the truth
+            log.exception("engine failed on %r at table %s", action, table.id)
+            await self._reload(table)
+            raise ServerError(
+                "malformed_action", f"the engine could not read that action: {e}"
+            ) from None
+        new: list[tuple[int | None, Any]] = [(engine_seat(seat), action)]
+        if is_call:
+            false = getattr(st, "false_calls", 0) > calls_before
+            table.last_call_move = n + 1
+            self._note_race(table, move, seat, str(kind), "false" if false else "good")
+        new += self._draw_chance(table)
+        if st.is_terminal():
+            table.status = "finished"
+        await self._commit(table, n, new)
+        return Accepted(table.id, seat, n, table.move)
+
+    def _draw_chance(self, table: Table) -> list[tuple[int | None, Any]]:
+        st = table.state
+        drawn: list[tuple[int | None, Any]] = []
+        if table.live_dealer:
+            return drawn
+        while st.is_chance() and not st.is_terminal():
+            drawn.append((None, st.sample_chance()))
+        return drawn
+
+    async def _commit(self, table: Table, first: int, new: list[tuple[int | None, Any]]) -> None:
+        """Store the moves; if that fails, forget them (rebuild from storage) and refuse."""
+        try:
+            await self.storage.append_moves(table.id, first, new, status=table.status)
+        except Exception:
+            log.exception("could not store moves of table %s", table.id)
+            await self._reload(table)
+            raise ServerError(
+                "server_error", "the move could not be stored; nothing changed"
+            ) from None
+        table.last_active = self.clock()
+
+    async def _reload(self, table: Table) -> None:
+        row = await self.storage.load_table(table.id)
+        if row is None:
+            return
+        fresh = self._from_row(row, await self.storage.load_moves(table.id))
+        table.state, table.status = fresh.state, fresh.status
+        table.last_call_move = fresh.last_call_move
+
+    async def catch_up(self, table: Table) -> None:
+        """Apply moves another process stored after ours (a no-op with one process)."""
+        if not getattr(self.fanout, "shared", False):
+            return
+        newer = await self.storage.load_moves(table.id, since=table.move)
+        for s, a in newer:
+            table.state.apply(a, s)
+        if newer:
+            self._resume_dice(table.state, table.seed)
+            table.last_call_move = self._last_call(table.state)
+            row = await self.storage.load_table(table.id)
+            if row:
+                table.status = row["status"]
+
+    def _note_race(self, table: Table, move: int, seat: SeatKey, kind: str, result: str) -> None:
+        if table.race is None or table.race["move"] != move:
+            table.race = {"move": move, "arrivals": []}
+        table.race["arrivals"].append({"seat": seat, "type": kind, "result": result})
+
+    # --- what each connection sees ----------------------------------------------------------
+    def frame(self, table: Table, seat: SeatKey | None, since: int | None = None) -> dict[str, Any]:
+        """The ``state`` frame for one seat (None: spectator): only what it may see."""
+        st = table.state
+        es = None if seat is None or seat == DEALER else int(seat)
+        view = seat_view(st, es)
+        count = st.event_count
+        start = max(0, count - EVENTS_ON_JOIN) if since is None else min(since, count)
+        playing = table.status == "playing"
+        legal: list[Any] = []
+        if playing and seat is not None:
+            # the dealer enters any result (dice, amend, settle, void): no list to offer
+            legal = [] if seat == DEALER else st.legal_actions(int(seat))
+        actors = st.actors() if playing else []
+        return {
+            "type": "state",
+            "table_id": table.id,
+            "move": table.move,
+            "status": table.status,
+            "seat": seat,
+            "view": view,
+            "actors": actors,
+            "dealer_due": bool(playing and table.live_dealer and st.is_chance()),
+            "legal_actions": legal,
+            "events": st.events(start),
+            "event_count": count,
+            "deadline": table.deadline,
+            "race": table.race,
+        }
+
+    def finished_frame(self, table: Table, seat: SeatKey | None) -> dict[str, Any]:
+        st = table.state
+        es = None if seat is None or seat == DEALER else int(seat)
+        return {
+            "type": "finished",
+            "move": table.move,
+            "winner": st.winner(),
+            "returns": st.returns(),
+            "record": public_record(st, es),
+        }
+
+    def record_for(self, table: Table, token: str | None) -> dict[str, Any]:
+        if table.status != "finished":
+            raise ServerError("wrong_status", "the record is shown once the game is over")
+        seat = table.seat_of(token) if token else None
+        es = None if seat is None or seat == DEALER else int(seat)
+        return public_record(table.state, es)
+
+    # --- bots, timers, expiry ---------------------------------------------------------------
+    async def _notify(self, table: Table, kind: str, **extra: Any) -> None:
+        notice: Notice = {"table_id": table.id, "move": table.move, "kind": kind, **extra}
+        if kind in ("moves", "status"):
+            self._schedule(table)
+        await self.fanout.publish(table.id, notice)
+
+    def _cancel_tasks(self, table: Table) -> None:
+        for _, task in table.tasks.values():
+            task.cancel()
+        table.tasks.clear()
+
+    def _schedule(self, table: Table) -> None:
+        """After a change: bots decide what to do, and the seat to act gets its timer."""
+        if self.closing:
+            return
+        st = table.state
+        if table.status != "playing" or st.is_terminal():
+            self._cancel_tasks(table)
+            table.deadline = None
+            return
+        n = table.move
+        for key, (at, task) in list(table.tasks.items()):
+            if at != n and key != "timer":
+                task.cancel()
+                del table.tasks[key]
+        actors = st.actors()
+        # turn-based games: bots act in the order the rules list the actors (as the simulator
+        # does), so a casino shooter waits for the other seats; Snap and Slap race for real
+        ready = actors if table.realtime else actors[:1]
+        for seat in ready:
+            bot = table.bots.get(seat)
+            if bot is None or seat in table.tasks:
+                continue
+            planned = self._bot_plan(table, seat, bot)
+            if planned is not None:
+                action, delay, at = planned
+                table.tasks[seat] = (
+                    n,
+                    asyncio.create_task(self._bot_move(table, seat, at, action, delay)),
+                )
+        # the timer runs for the first seat to act until that seat acts (its key holds the seat)
+        due = actors[0] if table.turn_seconds and actors and actors[0] not in table.bots else None
+        current = table.tasks.get("timer")
+        if current is not None and current[0] != due:
+            current[1].cancel()
+            del table.tasks["timer"]
+            current = None
+        if due is None:
+            table.deadline = None
+        elif current is None and table.turn_seconds:
+            table.deadline = self.clock() + table.turn_seconds
+            timer = self._timeout(table, due, table.turn_seconds)
+            table.tasks["timer"] = (due, asyncio.create_task(timer))
+
+    def _bot_plan(
+        self, table: Table, seat: int, bot: Any
+    ) -> tuple[dict[str, Any], float, int] | None:
+        st = table.state
+        human = table.bot_pace == "human"
+        if table.realtime:
+            from gamenight.realtime.reaction import level as level_named
+            from gamenight.realtime.reaction import reaction_ms
+            from gamenight.realtime.table import correct_call
+
+            lv = level_named(table.seats[seat].level or "normal")
+            call = correct_call(st)
+            if call is not None and call in st.legal_actions(seat):
+                delay = reaction_ms(lv, table.rng) / 1000 if human else 0.0
+                return call, delay, table.move
+            if seat == getattr(st, "turn", None):
+                return {"type": "flip"}, (0.9 if human else 0.0), table.move
+            return None
+        if not st.legal_actions(seat):
+            return None
+        action = bot.act(st, seat)
+        delay = table.rng.uniform(0.6, 1.5) if human else 0.0
+        return action, delay, table.move
+
+    async def _bot_move(
+        self, table: Table, seat: int, at: int, action: dict[str, Any], delay: float
+    ) -> None:
+        try:
+            await asyncio.sleep(delay)
+            table.tasks.pop(seat, None)
+            await self.play(table, seat, at, action)
+        except ServerError as e:
+            if e.code not in ("stale_move", "too_late", "game_over"):
+                log.warning("bot at table %s seat %s: %s", table.id, seat, e)
+            self._schedule(table)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bot at table %s seat %s failed", table.id, seat)
+
+    async def _timeout(self, table: Table, seat: int, seconds: float) -> None:
+        try:
+            await asyncio.sleep(seconds)
+            table.tasks.pop("timer", None)
+            actors = table.state.actors()
+            if table.status != "playing" or not actors or actors[0] != seat:
+                return
+            action = default_action(table.state, seat)
+            if action is None:
+                return
+            await self.play(table, seat, table.move, action, timer=True)
+        except ServerError:
+            self._schedule(table)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("timer at table %s failed", table.id)
+
+    async def _expire_loop(self) -> None:
+        while True:
+            await asyncio.sleep(min(60.0, max(0.5, self.idle_seconds / 4)))
+            await self.expire_idle()
+
+    async def expire_idle(self) -> list[str]:
+        """Close tables with no move and no connection for ``idle_seconds``."""
+        now = self.clock()
+        gone = []
+        for table in list(self.tables.values()):
+            in_use = sum(table.connected.values()) + table.spectators
+            if in_use or now - table.last_active < self.idle_seconds:
+                continue
+            if table.status in ("waiting", "playing"):
+                table.status = "expired"
+                await self.storage.update_table(table.id, status="expired")
+            self._cancel_tasks(table)
+            del self.tables[table.id]
+            gone.append(table.id)
+        return gone
+
+    def connect(self, table: Table, seat: SeatKey | None, delta: int) -> None:
+        table.last_active = self.clock()
+        if seat is None:
+            table.spectators += delta
+        else:
+            table.connected[seat] = table.connected.get(seat, 0) + delta

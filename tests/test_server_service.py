@@ -1,0 +1,130 @@
+"""The table service in-process, on a real SQLite file: expiry, restore, chance after a restart."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from gamenight.server.protocol import CreateTable, SeatSpec, ServerError
+from gamenight.server.storage import Storage
+from gamenight.server.tables import TableService, default_action
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def service_at(path: Path, clock: Clock) -> TableService:
+    storage = Storage(f"sqlite:///{path}")
+    await storage.migrate()
+    service = TableService(storage, idle_seconds=600, clock=clock)
+    await service.restore()
+    return service
+
+
+async def close(service: TableService) -> None:
+    await service.shutdown()
+    await service.storage.close()
+
+
+def spec(game: str = "shake", players: int = 2) -> CreateTable:
+    return CreateTable(game=game, seats=[SeatSpec(kind="human")] * players, options={"rounds": 1})
+
+
+async def test_idle_tables_expire_and_stay_closed_after_a_restart(tmp_path: Path) -> None:
+    clock = Clock()
+    db = tmp_path / "t.db"
+    service = await service_at(db, clock)
+    idle, _ = await service.create(spec())
+    busy, host = await service.create(spec())
+    seat, token = await service.join(busy.id, "Ann")
+    service.connect(busy, seat, +1)  # someone is connected: never idle
+    clock.now += 601
+    assert await service.expire_idle() == [idle.id]
+    assert idle.id not in service.tables and busy.id in service.tables
+    await close(service)
+    again = await service_at(db, clock)
+    assert idle.id not in again.tables and busy.id in again.tables
+    expired = await again.find(idle.id)
+    assert expired.status == "expired"
+    with pytest.raises(ServerError) as e:
+        await again.join(idle.id, "Late")
+    assert e.value.code == "game_over"
+    await close(again)
+
+
+async def test_a_restart_replays_moves_and_draws_on_from_where_it_stopped(
+    tmp_path: Path,
+) -> None:
+    clock = Clock()
+    db = tmp_path / "t.db"
+    service = await service_at(db, clock)
+    table, host = await service.create(spec())
+    tokens = [(await service.join(table.id, n))[1] for n in ("Ann", "Bob")]
+    await service.start(table.id, host)
+    for _ in range(6):
+        actor = table.state.actors()[0]
+        action = table.state.legal_actions(actor)[0]
+        await service.act(table.id, tokens[actor], table.move, action)
+    before = table.state.record()
+    view = table.state.view(0)
+    uninterrupted = table.state.clone()
+    await close(service)
+    again = await service_at(db, clock)
+    restored = again.tables[table.id]
+    assert restored.state.record() == before and restored.state.view(0) == view
+    # play both on with the same choices; each draws its own dice
+    a, b = restored.state.clone(), uninterrupted
+    same = []
+    while not a.is_terminal() and len(same) < 30:
+        if a.is_chance():
+            same.append(a.sample_chance() == b.sample_chance())
+            if not same[-1]:  # the games part here
+                break
+        else:
+            seat = a.actors()[0]
+            choice = a.legal_actions(seat)[0]
+            a.apply(choice, seat)
+            b.apply(choice, seat)
+    if type(restored.state.rng) is random.Random:  # an engine whose generator restarts
+        assert not all(same), "after a replay the dice repeated the seed's first draws"
+    else:  # a chance stream keyed by draw index: exactly the dice it would have drawn
+        assert all(same) and len(same) >= 10
+    actor = restored.state.actors()[0]
+    await again.act(table.id, tokens[actor], restored.move, restored.state.legal_actions(actor)[0])
+    assert restored.move > len(before["moves"])
+    await close(again)
+
+
+async def test_a_second_writer_of_the_same_move_index_is_refused_by_storage(
+    tmp_path: Path,
+) -> None:
+    storage = Storage(f"sqlite:///{tmp_path / 't.db'}")
+    await storage.migrate()
+    service = TableService(storage)
+    table, _ = await service.create(spec())
+    await storage.append_moves(table.id, 0, [(0, {"type": "take"})])
+    with pytest.raises(Exception, match="UNIQUE|unique|IntegrityError"):
+        await storage.append_moves(table.id, 0, [(1, {"type": "take"})])
+    assert await storage.load_moves(table.id) == [(0, {"type": "take"})]
+    await storage.close()
+
+
+def test_default_actions_are_the_cautious_ones() -> None:
+    import gamenight
+
+    state = gamenight.new_game("shake", players=2).new_state(seed=3)
+    while state.is_chance():
+        state.sample_chance()
+    seat = state.actors()[0]
+    assert default_action(state, seat) == {"type": "take"}
+    snap = gamenight.new_game("snap", players=2).new_state(seed=3)
+    while snap.is_chance():
+        snap.sample_chance()
+    assert default_action(snap, snap.actors()[0]) == {"type": "flip"}
