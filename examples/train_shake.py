@@ -1,6 +1,7 @@
 """Train a Shake agent with MaskablePPO on CPU, then measure it against two bots.
 
-Install and run (a few minutes on a laptop core)::
+Install and run (about 20 minutes on a loaded 2-core machine, most of it the 10,000 games against
+the sensible bot; see docs/rl.md for the measured figures)::
 
     python -m pip install -e '.[rl-train]'     # pettingzoo, gymnasium, sb3-contrib, torch (CPU)
     python examples/train_shake.py --timesteps 100000 --games 10000
