@@ -145,11 +145,75 @@ def test_realtime_calls_race_and_only_one_wins() -> None:
             else:
                 actions[a] = wait
         calls_before = sum(1 for s, m in state.moves if m["type"] == "snap")
-        obs, _, term, trunc, _ = env.step(actions)
+        obs, _, term, trunc, env_infos = env.step(actions)
         calls_after = sum(1 for s, m in env.aec.table.moves if m["type"] == "snap")
         if matched and sum(1 for v in actions.values() if v == snap) >= 2:
             seen_race = True
             assert calls_after - calls_before == 1
+            callers = [a for a, v in actions.items() if v == snap]
+            assert sum(env_infos[a]["late"] for a in callers) == len(callers) - 1
         if not env.agents:
             break
     assert seen_race
+
+
+def test_missing_extra_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without PettingZoo, importing gamenight.rl says which extra to install."""
+    import importlib
+    import sys
+
+    for name in [m for m in sys.modules if m == "gamenight.rl" or m.startswith("gamenight.rl.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "pettingzoo", None)
+    with pytest.raises(ImportError, match=r"gamenight\[rl\]"):
+        importlib.import_module("gamenight.rl")
+
+
+def _extremes() -> list[tuple[str, int]]:
+    out = []
+    for g in GAMES:
+        cls = type(gamenight.new_game(g))
+        out += [(g, cls.min_players), (g, cls.max_players)]
+    return out
+
+
+@pytest.mark.parametrize(("game", "players"), _extremes())
+def test_fewest_and_most_players(game: str, players: int) -> None:
+    """Every table size a game allows builds and passes the API checks (Shake's catalogue grows
+    with the seats; the casino table seats one)."""
+    api_test(rl.env(game, players=players), num_cycles=30)
+    parallel_api_test(rl.parallel_env(game, players=players), num_cycles=30)
+    env = rl.single_agent_env(game, players=players, opponents="random")
+    obs, _ = env.reset(seed=1)
+    assert obs["action_mask"].any()
+
+
+def test_docs_catalogue_is_current() -> None:
+    """docs/rl.md lists every action index as the code numbers it."""
+    from pathlib import Path
+
+    from gamenight.rl.catalogue import block
+
+    doc = Path(__file__).resolve().parents[1] / "docs" / "rl.md"
+    assert block() in doc.read_text(), "run: python -m gamenight.rl.catalogue docs/rl.md"
+
+
+def test_parallel_refuses_an_index_outside_the_mask() -> None:
+    env = rl.parallel_env("snap", players=2)
+    obs, _ = env.reset(seed=4)
+    bad = {a: int(np.flatnonzero(obs[a]["action_mask"] == 0)[0]) for a in env.agents}
+    before = env.aec.table.record()
+    _, _, _, _, infos = env.step({**bad, "player_1": 10**9})
+    assert all(infos[a]["illegal"] for a in env.agents)
+    assert env.aec.table.record() == before
+
+
+def test_single_agent_env_rejects_unknown_opponents() -> None:
+    with pytest.raises(ValueError, match="unknown bot kind"):
+        rl.single_agent_env("shake", opponents="grandmaster")
+
+
+@pytest.mark.parametrize("bad", [0, -3, 2.5, "10"])
+def test_max_cycles_must_be_a_positive_whole_number(bad: object) -> None:
+    with pytest.raises(ValueError, match="max_cycles"):
+        rl.env("shake", max_cycles=bad)

@@ -9,8 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from pettingzoo import ParallelEnv
-from pettingzoo.utils.conversions import aec_to_parallel
+try:
+    from pettingzoo import ParallelEnv
+    from pettingzoo.utils.conversions import aec_to_parallel
+except ImportError as error:  # the extra is optional: say how to get it
+    raise ImportError(
+        f"gamenight.rl needs the rl extra ({error.name or error} is missing): "
+        "pip install 'gamenight[rl]'"
+    ) from error
 
 from .aec import GamenightEnv
 from .parallel import REALTIME, RealtimeParallelEnv

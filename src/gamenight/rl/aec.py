@@ -44,6 +44,8 @@ class GamenightEnv(AECEnv):
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if max_cycles is not None and (type(max_cycles) is not int or max_cycles < 1):
+            raise ValueError(f"max_cycles must be None or an int from 1, not {max_cycles!r}")
         self.game = new_game(game_id, **options)
         self.encoding = encoding(self.game)
         self._index = self.encoding.index()

@@ -4,8 +4,10 @@ For the real-time games (Snap, Slap the Elephant) a step is one moment of the ta
 may call at the card now showing, and the seat to turn a card may turn it. Calls are made
 against the same card, so they race: they arrive in a random order drawn from the environment's
 seeded generator, the first is judged by the rules, and a call that arrives after an earlier
-one changed the table is too late and dropped, as the engine's real-time table drops it. The
-turn comes last. Turn-based games get PettingZoo's AEC-to-parallel conversion of ``env``.
+one changed the table is too late and dropped, as the engine's real-time table drops it
+(``infos[agent]["late"]``). The turn comes last. An index the mask does not allow is refused
+(``infos[agent]["illegal"]``). Turn-based games get PettingZoo's AEC-to-parallel conversion of
+``env``.
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from .aec import GamenightEnv
+from .encoding import Action
 
 REALTIME = frozenset({"snap", "slap-the-elephant"})
+NOT_CALLS = frozenset({"flip", "wait"})
 
 
 class RealtimeParallelEnv(ParallelEnv):
@@ -58,18 +62,20 @@ class RealtimeParallelEnv(ParallelEnv):
     def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], ...]:
         aec, state = self.aec, self.aec.table
         seats = {a: self.possible_agents.index(a) for a in actions}
-        chosen = {a: aec.encoding.actions[int(i)] for a, i in actions.items()}
-        calls = [a for a, act in chosen.items() if act["type"] not in ("flip", "wait")]
+        chosen = {a: self._chosen(seats[a], i) for a, i in actions.items()}
+        illegal = {a: act is None for a, act in chosen.items()}
+        late = dict.fromkeys(actions, False)
+        calls = [(a, act) for a, act in chosen.items() if act and act["type"] not in NOT_CALLS]
         self.rng.shuffle(calls)
-        illegal = dict.fromkeys(actions, False)
         moment = (state.view()["flips"], len(state.events()))
-        for agent in calls:
+        for agent, call in calls:
             if (state.view()["flips"], len(state.events())) != moment:
-                break  # an earlier call changed the table: the rest are too late
-            illegal[agent] = not aec._play(seats[agent], chosen[agent])
+                late[agent] = True  # an earlier call changed the table: this one is too late
+                continue
+            illegal[agent] = not aec._play(seats[agent], call)
         for agent, act in chosen.items():
-            if act["type"] == "flip" and not state.is_terminal():
-                illegal[agent] = not aec._play(seats[agent], chosen[agent])
+            if act is not None and act["type"] == "flip" and not state.is_terminal():
+                illegal[agent] = not aec._play(seats[agent], act)
         self.steps += 1
         done = state.is_terminal()
         returns = state.returns() if done else [0.0] * len(self.possible_agents)
@@ -78,10 +84,22 @@ class RealtimeParallelEnv(ParallelEnv):
         terminations = dict.fromkeys(self.agents, done)
         truncations = dict.fromkeys(self.agents, truncated)
         observations = self._observations()
-        infos = {a: {"illegal": illegal.get(a, False)} for a in self.agents}
+        infos = {
+            a: {"illegal": illegal.get(a, False), "late": late.get(a, False)} for a in self.agents
+        }
         if done or truncated:
             self.agents = []
         return observations, rewards, terminations, truncations, infos
+
+    def _chosen(self, seat: int, index: Any) -> Action | None:
+        """The catalogue action at ``index`` if the mask allows it now, else None (refused)."""
+        try:
+            i = int(index)
+        except (TypeError, ValueError):
+            return None
+        if not 0 <= i < len(self.aec.encoding.actions) or not self.aec.mask(seat)[i]:
+            return None
+        return self.aec.encoding.actions[i]
 
     def render(self) -> str | None:
         return self.aec.render()

@@ -16,7 +16,7 @@ from .parallel import REALTIME
 
 
 class SingleAgentEnv(gym.Env):
-    """``game_id`` from ``seat``'s chair; the others are ``opponents`` bots (random or sensible).
+    """``game_id`` from ``seat``'s chair; the others are ``opponents`` bots (any make_bot kind).
 
     The agent is asked only when it has a real decision: turns where its one legal action is
     ``wait`` pass by themselves. The reward is the seat's return at the end of the game."""
@@ -37,6 +37,7 @@ class SingleAgentEnv(gym.Env):
             raise ValueError(f"seat must be 0 to {self.aec.game.players - 1}, not {seat!r}")
         self.seat = seat
         self.agent = self.aec.possible_agents[seat]
+        make_bot(self.aec.game.id, opponents)  # an unknown kind fails here, not at reset()
         self.opponents = opponents
         self.render_mode = render_mode
         self.observation_space = self.aec.observation_space(self.agent)
