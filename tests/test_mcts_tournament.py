@@ -122,3 +122,11 @@ def test_tournament_command(tmp_path) -> None:  # type: ignore[no-untyped-def]
     assert refused.exit_code == 2 and "real-time" in refused.output
     unknown = runner.invoke(app, ["tournament", "shake", "--bots", "random,wizard"])
     assert unknown.exit_code == 2 and "wizard" in unknown.output
+
+
+def test_make_bot_gives_the_optimal_shake_bot_and_refuses_it_elsewhere() -> None:
+    from gamenight.bots.optimal_shake import OptimalShakeBot
+
+    assert isinstance(make_bot("shake", "optimal", seed=1), OptimalShakeBot)
+    with pytest.raises(ValueError, match="no optimal bot for 'gambler'"):
+        make_bot("gambler", "optimal")

@@ -230,7 +230,10 @@ def simulate(
         console.print(f"plot written to {plot}")
 
 
-REALTIME = ("snap", "slap-the-elephant")
+def realtime(game: str) -> bool:
+    from gamenight.engine.game import is_realtime
+
+    return is_realtime(game)
 
 
 def refuse(option: str, why: str) -> typer.Exit:
@@ -283,11 +286,13 @@ def play(
         raise refuse("--live", "a setting of snake-eyes-casino tables only")
     if strategy is not None and not casino:
         raise refuse("--strategy", f"{game} has no betting strategies (snake-eyes-casino has)")
-    if level is not None and game not in REALTIME:
-        raise refuse("--level", f"bot levels belong to the real-time games ({', '.join(REALTIME)})")
-    if delay is not None and game in REALTIME:
+    if level is not None and not realtime(game):
+        raise refuse(
+            "--level", "bot levels belong to the real-time games (snap, slap-the-elephant)"
+        )
+    if delay is not None and realtime(game):
         raise refuse("--delay", f"{game} bots react in real time; choose their speed with --level")
-    if game in REALTIME and humans != 1:
+    if realtime(game) and humans != 1:
         raise refuse("--bots", f"{game} seats one player at the keyboard: use --bots {players - 1}")
     if casino and live and bots:
         raise refuse("--bots", "a live table's seats are the players at the real table: --bots 0")
@@ -318,7 +323,7 @@ def play(
     save_path = save or Path(f"gamenight-{game}-seed{seed}.json")
     pace = 0.6 if delay is None else delay
     seats = ["human"] * humans + ["bot"] * bots
-    if game in REALTIME:
+    if realtime(game):
         from gamenight.tui.snap import SnapApp
 
         app_: Any = SnapApp(game, players, level or "normal", seed=seed, save_path=save_path)
@@ -374,7 +379,7 @@ def snap_table(
     from gamenight.realtime.reaction import level as check_level
     from gamenight.tui.snap import run
 
-    if game not in ("snap", "slap-the-elephant"):
+    if not realtime(game):
         raise fail(ValueError(f"snap-table plays snap or slap-the-elephant, not {game!r}"))
     try:
         check_level(level)

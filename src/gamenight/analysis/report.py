@@ -7,6 +7,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from gamenight.engine.game import is_realtime
+
 from .runner import Run
 
 
@@ -73,7 +75,7 @@ def print_run(run: Run, console: Console) -> None:
         console.print(
             f"{tally.truncated:,} games stopped by a safety cap: counted apart, not as wins"
         )
-    if tally.game in ("snap", "slap-the-elephant"):
+    if is_realtime(tally.game):
         console.print(
             "a calling game: played in simulated real time, every seat a 'normal' bot with "
             "human-like reaction times (gamenight simulate-realtime sets the levels)"

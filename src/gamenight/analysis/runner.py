@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gamenight.engine import new_game
+from gamenight.engine.game import is_realtime
 
 from .stats import Tally
 
 CHUNK = 4096  # games per chunk: one stream each
-REALTIME = ("snap", "slap-the-elephant")
 Progress = Callable[[int], None]  # called with games finished so far
 
 
@@ -127,7 +127,7 @@ def _reference(game_id: str, options: dict[str, Any], seed: int, games: int, tal
     for i in range(games):
         game_seed = master.getrandbits(63)
         state = game.new_state(seed=game_seed)
-        if game_id in REALTIME:
+        if is_realtime(game_id):
             from gamenight.realtime import RealtimeTable
 
             RealtimeTable(state, dict.fromkeys(range(game.players), "normal"), seed=game_seed).run()

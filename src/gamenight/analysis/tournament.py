@@ -15,10 +15,10 @@ from typing import Any
 
 from gamenight.bots.base import make_bot
 from gamenight.engine import BadOption, new_game
+from gamenight.engine.game import is_realtime
 
 from .simulate import play_out
 
-REALTIME = frozenset({"snap", "slap-the-elephant"})
 Z95 = 1.96
 
 
@@ -105,7 +105,7 @@ def run_tournament(
     """Play every lineup in every seat rotation on ``deals`` shared deals; rate the bots."""
     from openskill.models import PlackettLuce
 
-    if game_id in REALTIME:
+    if is_realtime(game_id):
         raise BadOption(
             game_id, "game", "a real-time game is a race: compare bots with simulate-realtime"
         )

@@ -34,12 +34,15 @@ class RandomBot:
         return self.rng.choice(state.legal_actions(seat))
 
 
-BOT_KINDS = ("random", "sensible", "mcts")
+# Exact-optimal bots where the analysis has one: "module:Class" by game id.
+OPTIMAL: dict[str, str] = {"shake": "gamenight.bots.optimal_shake:OptimalShakeBot"}
+BOT_KINDS = ("random", "sensible", "optimal", "mcts")
 
 
 def make_bot(game_id: str, kind: str = "sensible", seed: int | None = None) -> Bot:
-    """A bot for ``game_id``: ``"random"``, ``"sensible"`` (random where a game has none), or
-    ``"mcts"`` / ``"mcts-N"`` (tree search with N playouts a move, 200 by default)."""
+    """A bot for ``game_id``: ``"random"``, ``"sensible"`` (random where a game has none),
+    ``"optimal"`` (where exact analysis gives one), or ``"mcts"`` / ``"mcts-N"`` (tree search
+    with N playouts a move, 200 by default)."""
     if kind == "mcts" or kind.startswith("mcts-"):
         from .mcts import MCTSBot
 
@@ -47,10 +50,13 @@ def make_bot(game_id: str, kind: str = "sensible", seed: int | None = None) -> B
         if not budget.isdigit() or not 1 <= int(budget) <= 1_000_000:
             raise ValueError(f"unknown bot kind {kind!r}: mcts-N takes N playouts, 1 to 1000000")
         return MCTSBot(seed=seed, playouts=int(budget))
-    if kind not in ("random", "sensible"):
+    if kind == "optimal" and game_id not in OPTIMAL:
+        raise ValueError(f"no optimal bot for {game_id!r} (only for {', '.join(OPTIMAL)})")
+    if kind not in BOT_KINDS:
         raise ValueError(f"unknown bot kind {kind!r}: choose one of {', '.join(BOT_KINDS)}")
-    if kind == "sensible" and game_id in SENSIBLE:
-        module, cls = SENSIBLE[game_id].split(":")
+    table = OPTIMAL if kind == "optimal" else SENSIBLE
+    if kind != "random" and game_id in table:
+        module, cls = table[game_id].split(":")
         bot: Bot = getattr(importlib.import_module(module), cls)(seed=seed)
         return bot
     return RandomBot(seed)

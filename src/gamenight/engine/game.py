@@ -29,6 +29,7 @@ class Game(ABC):
     Options: ClassVar[type[Options]]
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 8
+    realtime: ClassVar[bool] = False  # calls race: front ends order them by arrival time
 
     def __init__(self, **options: Any) -> None:
         try:
@@ -105,6 +106,11 @@ def game_class(game_id: str) -> type[Game]:
     if type(game_id) is not str or game_id not in games:
         raise UnknownGame(game_id, sorted(games))
     return games[game_id]
+
+
+def is_realtime(game_id: str) -> bool:
+    """Whether ``game_id`` is a calling game, where seats race (False for unknown ids)."""
+    return type(game_id) is str and game_id in _load() and _REGISTRY[game_id].realtime
 
 
 def new_game(game_id: str, **options: Any) -> Game:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from gamenight.engine.game import is_realtime
+
 try:
     from pettingzoo import ParallelEnv
     from pettingzoo.utils.conversions import aec_to_parallel
@@ -19,7 +21,7 @@ except ImportError as error:  # the extra is optional: say how to get it
     ) from error
 
 from .aec import GamenightEnv
-from .parallel import REALTIME, RealtimeParallelEnv
+from .parallel import RealtimeParallelEnv
 from .single import SingleAgentEnv
 
 
@@ -30,7 +32,7 @@ def env(game_id: str, **kwargs: Any) -> GamenightEnv:
 
 def parallel_env(game_id: str, **kwargs: Any) -> ParallelEnv:
     """A Parallel environment: simultaneous calls for the real-time games, else converted AEC."""
-    if game_id in REALTIME:
+    if is_realtime(game_id):
         return RealtimeParallelEnv(game_id, **kwargs)
     return aec_to_parallel(GamenightEnv(game_id, **kwargs))
 

@@ -18,10 +18,11 @@ from typing import Any
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
+from gamenight.engine.game import is_realtime
+
 from .aec import GamenightEnv
 from .encoding import Action
 
-REALTIME = frozenset({"snap", "slap-the-elephant"})
 NOT_CALLS = frozenset({"flip", "wait"})
 
 
@@ -31,7 +32,7 @@ class RealtimeParallelEnv(ParallelEnv):
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "gamenight_realtime_v0"}
 
     def __init__(self, game_id: str, **kwargs: Any) -> None:
-        if game_id not in REALTIME:
+        if not is_realtime(game_id):
             raise ValueError(f"{game_id!r} is turn-based: use its AEC env or aec_to_parallel")
         self.aec = GamenightEnv(game_id, **kwargs)
         self.metadata = {**self.metadata, "name": self.aec.metadata["name"]}

@@ -12,7 +12,6 @@ from gamenight.realtime.table import correct_call
 
 from .aec import GamenightEnv
 from .encoding import THROW, WAIT, Action
-from .parallel import REALTIME
 
 
 class SingleAgentEnv(gym.Env):
@@ -86,7 +85,7 @@ class SingleAgentEnv(gym.Env):
         if legal == [WAIT] or legal == [THROW]:
             return legal[0]
         state = self.aec.table
-        if state.game.id in REALTIME:
+        if state.game.realtime:
             call = correct_call(state)
             if call in legal:
                 return call

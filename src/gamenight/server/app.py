@@ -22,7 +22,7 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocketState
 
 import gamenight
-from gamenight.engine.game import game_class
+from gamenight.engine.game import game_class, is_realtime
 
 from .fanout import FanOut, LocalFanOut, Notice
 from .lease import Lease, LocalLease
@@ -39,7 +39,7 @@ from .protocol import (
 )
 from .replay import add_replay_route
 from .storage import Storage
-from .tables import DEALER, REALTIME_GAMES, SeatKey, Table, TableService
+from .tables import DEALER, SeatKey, Table, TableService
 
 log = logging.getLogger("gamenight.server")
 WEB = Path(gamenight.__file__).parent / "web"
@@ -288,7 +288,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     "options": opts,
                     "bots": {
                         "kinds": ["sensible", "random"],
-                        "levels": list(LEVELS) if gid in REALTIME_GAMES else [],
+                        "levels": list(LEVELS) if is_realtime(gid) else [],
                         "strategies": list(STRATEGIES) if gid == "snake-eyes-casino" else [],
                     },
                     "dealer": gid == "snake-eyes-casino",

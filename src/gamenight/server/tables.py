@@ -29,6 +29,7 @@ from gamenight.engine import (
     State,
     UnknownGame,
 )
+from gamenight.engine.game import is_realtime
 
 from . import throws
 from .fanout import FanOut, LocalFanOut, Notice
@@ -41,7 +42,6 @@ log = logging.getLogger("gamenight.server")
 
 SeatKey = int | str  # a player seat number, or "dealer"
 DEALER = "dealer"
-REALTIME_GAMES = ("snap", "slap-the-elephant")
 TIMEOUT_PREFERENCE = ("stop", "take", "done", "decline", "end_turn", "give_up", "flip", "roll")
 EVENTS_ON_JOIN = 50
 STANDBY_SECONDS = 3.0  # how much later another process's bots and timers step in
@@ -122,7 +122,7 @@ class Table:
 
     @property
     def realtime(self) -> bool:
-        return self.game_id in REALTIME_GAMES
+        return is_realtime(self.game_id)
 
     @property
     def live_dealer(self) -> bool:
@@ -417,9 +417,9 @@ class TableService:
                 if s.strategy not in STRATEGIES:
                     known = ", ".join(STRATEGIES)
                     raise ServerError("bad_option", f"seat {i}: unknown strategy (known: {known})")
-            if s.level and spec.game not in REALTIME_GAMES:
+            if s.level and not is_realtime(spec.game):
                 raise ServerError("bad_option", f"seat {i}: only Snap and Slap bots have a level")
-            s.level = s.level or ("normal" if spec.game in REALTIME_GAMES else None)
+            s.level = s.level or ("normal" if is_realtime(spec.game) else None)
         options = game.options_dict()
         dealer = Seat(kind=DEALER) if options.get("live") else None
         seed = secrets.randbits(63)

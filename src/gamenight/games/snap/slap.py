@@ -34,6 +34,7 @@ class SlapOptions(CardOptions):
 class SlapTheElephant(Game):
     id = "slap-the-elephant"
     title = "Slap the Elephant"
+    realtime = True
     Options = SlapOptions
     min_players = 2
     max_players = 4

@@ -32,6 +32,7 @@ class SnapOptions(CardOptions):
 class Snap(Game):
     id = "snap"
     title = "Snap"
+    realtime = True
     Options = SnapOptions
     min_players = 2
     max_players = 8
