@@ -12,8 +12,9 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 # --- real services for the server tests (see tests/services.py) ----------------------------
-from collections.abc import Callable, Iterator  # noqa: E402
+from collections.abc import AsyncIterator, Callable, Iterator  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
 
 import pytest  # noqa: E402
 
@@ -42,6 +43,16 @@ def redis_url() -> Iterator[str]:
         if url.startswith("skip:"):
             pytest.skip(url[5:].strip())
         yield url
+
+
+@pytest.fixture
+async def redis(redis_url: str) -> AsyncIterator[Any]:
+    """A redis-py asyncio client on the test Redis, closed after the test."""
+    from redis.asyncio import Redis
+
+    client = Redis.from_url(redis_url)
+    yield client
+    await client.aclose()
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -14,13 +13,6 @@ pytest.importorskip("redis")
 from redis.asyncio import Redis  # noqa: E402
 
 from gamenight.server.redis_fanout import RedisFanOut, table_channel  # noqa: E402
-
-
-@pytest.fixture
-async def redis(redis_url: str) -> AsyncIterator[Redis]:
-    client = Redis.from_url(redis_url)
-    yield client
-    await client.aclose()
 
 
 class Inbox:
