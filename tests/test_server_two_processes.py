@@ -48,7 +48,7 @@ async def until_move(client: Client, move: int, timeout: float = 30) -> dict[str
     """Wait until the client has been sent the state at ``move`` (or later)."""
     async def wait() -> dict[str, Any]:
         while client.latest is None or client.latest["move"] < move:
-            await client.expect("state")
+            await client.expect("state", timeout)  # the whole wait, not 10 s a frame
         return client.latest
 
     return await asyncio.wait_for(wait(), timeout)
@@ -57,7 +57,7 @@ async def until_move(client: Client, move: int, timeout: float = 30) -> dict[str
 async def until_status(client: Client, status: str, timeout: float = 30) -> None:
     async def wait() -> None:
         while client.latest is None or client.latest["status"] != status:
-            await client.expect("state")
+            await client.expect("state", timeout)  # the whole wait, not 10 s a frame
 
     await asyncio.wait_for(wait(), timeout)
 
