@@ -480,8 +480,8 @@ def test_iou_holder_who_cannot_pay_the_sweepstakes_fee_is_out_and_places_no_mark
 
 
 def test_an_iou_is_taken_and_repaid_at_any_time_not_only_on_ones_own_turn() -> None:
-    """Rulebook: "A player needing additional money may take out an IOU at any time" and
-    "IOUs may be paid back to the Bank, along with $20 interest, at any time"."""
+    """The IOU rules: a player short of money may borrow whenever he needs to, and may repay the
+    Bank (with the $20 interest) whenever he likes, not only on his own turn."""
     s = table(players=3)
     assert s.actors() == [0, 1, 2]  # A is on turn; B and C may borrow
     assert s.legal_actions(1) == [{"type": "take_iou"}]

@@ -250,8 +250,8 @@ def _last_card_pair() -> TableState:
 
 
 def test_pair_made_with_a_last_card_can_be_called_before_the_reshuffle() -> None:
-    """Rulebook: "At any time during the game that a player sees two cards alike turned up on
-    the table he calls Snap"; the reshuffle may not take the pair off the table first."""
+    """The Snap rule: whenever two matching face-up cards show, anyone may call Snap, so the
+    reshuffle may not take the pair off the table before a call can be made."""
     state = _last_card_pair()
     assert not state.is_chance()
     assert set(state.actors()) == {0, 1}
