@@ -121,7 +121,11 @@ async def run_kill_and_restart(start: Any, url: str | None) -> None:
 
     # 2. killed mid-burst, with moves in flight on every table at once
     tasks = [asyncio.create_task(play(server, t, 400, 10 + i)) for i, t in enumerate(playing)]
-    await asyncio.sleep(1.5)
+    acked = sum(len(t["acked"]) for t in playing)
+    while sum(len(t["acked"]) for t in playing) < acked + 20 and not all(
+        task.done() for task in tasks
+    ):  # under way, however fast or slow the machine
+        await asyncio.sleep(0.01)
     server.kill9()
     results = await asyncio.gather(*tasks, return_exceptions=True)
     assert any(isinstance(r, Exception) for r in results), "the kill came after every move"

@@ -423,6 +423,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         unsubscribe = service.fanout.subscribe(table.id, conn.on_notice)
         pump = asyncio.create_task(conn.pump())
         try:
+            # Read storage after subscribing: a change another process made while we subscribed
+            # is either in what we read or in a notice still to come, never lost in between.
+            await service.catch_up(table, row=True)
             await conn.send(
                 {"type": "welcome", "table": table.summary(), "seat": seat, "role": hello.role}
             )
@@ -532,7 +535,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             async with conn.send_lock:
                 await conn.send({"type": "pong", "ref": ref})
         elif kind == "sync":
-            await conn.service.catch_up(conn.table)
+            await conn.service.catch_up(conn.table, row=True)
             await conn.send_state(ref=ref, force=True)
         elif kind == "hello":
             raise ServerError("bad_frame", "hello is the first frame only")

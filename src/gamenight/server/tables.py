@@ -678,13 +678,13 @@ class TableService:
         table.state, table.status = fresh.state, fresh.status
         table.last_call_move = fresh.last_call_move
 
-    async def catch_up(self, table: Table, upto: int | None = None) -> None:
-        """Apply moves another process stored after ours (a no-op with one process, or when
-        we already have move ``upto``)."""
+    async def catch_up(self, table: Table, upto: int | None = None, row: bool = False) -> None:
+        """Apply moves another process stored after ours, and (``row``) its seats and status
+        (a no-op with one process, or when we already have move ``upto``)."""
         if not self.shared or (upto is not None and table.move >= upto):
             return
         async with table.lock:
-            await self._catch_up(table)
+            await self._catch_up(table, row=row)
 
     async def absorb(self, notice: Notice) -> None:
         """Another process changed one of our tables: catch up once, before its connections
