@@ -24,15 +24,14 @@ def risk_of_ruin(strategy: str, bankroll: int, unit: int, rolls: int,
         "snake-eyes-casino", players=1, bankroll=bankroll, table_min=unit, max_rolls=rolls,
         **table,
     ).options  # fmt: skip
-    codes, multi, areas = tables(opts.model_dump(), strategy)
-    sub = codes[:, areas]
-    bits = np.zeros(areas.size, dtype=np.int64)
+    codes, multi = tables(opts.model_dump(), strategy)
+    bits = np.zeros(multi.size, dtype=np.int64)
     k = 0
-    for i, a in enumerate(areas):
-        if multi[a]:
+    for i in range(multi.size):
+        if multi[i]:
             bits[i] = 1 << k
             k += 1
-    ruin, length = casino_ruin(bankroll // unit, rolls, sub, bits, opts.winners_stay_up)
+    ruin, length = casino_ruin(bankroll // unit, rolls, codes, bits, opts.winners_stay_up)
     return {
         "strategy": strategy,
         "bankroll": bankroll,

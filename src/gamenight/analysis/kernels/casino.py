@@ -13,6 +13,8 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
+from gamenight.bots.casino_bot import STRATEGIES
+
 from .rng import NO_TAPE, two_d6
 
 GAME = "snake-eyes-casino"
@@ -20,24 +22,24 @@ FIGURES = ("rolls", "moves", "bank")
 OFFER, BETTING, ROLLING, CLOSED = 0, 1, 2, 3
 
 
-def tables(options: dict[str, Any], strategy: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Settlement codes [roll, wager], multi-roll flags, and the strategy's wagers as indices."""
-    from gamenight.bots.casino_bot import STRATEGIES
+def tables(options: dict[str, Any], strategy: str) -> tuple[np.ndarray, np.ndarray]:
+    """Settlement codes [roll, area] and multi-roll flags of the strategy's own areas: the only
+    ones its bots bet on, so the kernel's rows are short and stay in cache."""
     from gamenight.engine import new_game
-    from gamenight.games.casino_wagers import MULTI_ROLL, WAGER_IDS
+    from gamenight.games.casino_wagers import MULTI_ROLL
 
     game: Any = new_game(GAME, **options)
-    codes = np.array([[row[w] for w in WAGER_IDS] for row in game.codes], dtype=np.int64)
-    multi = np.array([w in MULTI_ROLL for w in WAGER_IDS], dtype=np.bool_)
-    areas = np.array([WAGER_IDS.index(w) for w in STRATEGIES[strategy]], dtype=np.int64)
-    return codes, multi, areas
+    names = list(STRATEGIES[strategy])
+    codes = np.array([[row[w] for w in names] for row in game.codes], dtype=np.int64)
+    multi = np.array([w in MULTI_ROLL for w in names], dtype=np.bool_)
+    return codes, multi
 
 
 @njit(cache=True)
-def _place(s: int, lo: int, areas: np.ndarray, bets: np.ndarray, purse: np.ndarray) -> int:
+def _place(s: int, lo: int, bets: np.ndarray, purse: np.ndarray) -> int:
     """The bot's wagers: each missing area of its strategy at the minimum, while it can pay."""
     placed = 0
-    for a in areas:
+    for a in range(bets.shape[1]):
         if purse[s] < lo:
             break
         if bets[s, a] == 0:
@@ -48,9 +50,9 @@ def _place(s: int, lo: int, areas: np.ndarray, bets: np.ndarray, purse: np.ndarr
 
 
 @njit(cache=True)
-def _any_bets(bets: np.ndarray, areas: np.ndarray) -> bool:
+def _any_bets(bets: np.ndarray) -> bool:
     for s in range(bets.shape[0]):
-        for a in areas:
+        for a in range(bets.shape[1]):
             if bets[s, a]:
                 return True
     return False
@@ -65,7 +67,6 @@ def play(
     max_rolls: int,
     codes: np.ndarray,
     multi: np.ndarray,
-    areas: np.ndarray,
     state: np.ndarray,
     tape: np.ndarray,
     pos: np.ndarray,
@@ -77,6 +78,7 @@ def play(
 ) -> tuple[int, int, int]:
     """One session; fills ``purse`` with each seat's net result and ``handle``/``house`` with
     the chips decided and the house's result per wager; returns (moves, rolls, bank)."""
+    k = codes.shape[1]
     bets[:] = 0
     handle[:] = 0
     house[:] = 0
@@ -90,9 +92,9 @@ def play(
     while phase != CLOSED:
         if phase == OFFER:
             s = queue[qhead]
-            moves += _place(s, lo, areas, bets, purse) + 1
+            moves += _place(s, lo, bets, purse) + 1
             held = False
-            for w in areas:  # the bots bet only on their strategy's areas
+            for w in range(k):  # the bots bet only on their strategy's areas
                 held = held or bets[s, w] > 0
             if held:  # accept
                 shooter, phase = s, BETTING
@@ -101,16 +103,16 @@ def play(
         elif phase == BETTING:
             for i in range(players):  # the others from the dealer's left, the shooter last
                 s = shooter if i == players - 1 else (i if i < shooter else i + 1)
-                moves += _place(s, lo, areas, bets, purse) + 1
+                moves += _place(s, lo, bets, purse) + 1
             held = False
-            for w in areas:
+            for w in range(k):
                 held = held or bets[shooter, w] > 0
             if held:
                 phase = ROLLING
                 continue
             start = shooter  # gives up the dice
             shooter = -1
-            qlen, qhead = _pass_queue(start, players, bets, areas, queue), 0
+            qlen, qhead = _pass_queue(start, players, bets, queue), 0
         else:
             a, b = two_d6(state, tape, pos)
             moves += 1
@@ -118,7 +120,7 @@ def play(
             roll = a * 6 + b
             for s in range(players):
                 won = back = 0
-                for w in areas:
+                for w in range(k):
                     amount = bets[s, w]
                     code = codes[roll, w]
                     if amount == 0 or code < 0:
@@ -138,14 +140,14 @@ def play(
                 purse[s] += won + back
             if path.size:
                 chips = purse[0]
-                for w in areas:
+                for w in range(k):
                     chips += bets[0, w]
                 path[rolls] = chips
             seven = a + b + 2 == 7
             if rolls >= max_rolls:
                 break
             if dealer:
-                if seven or not _any_bets(bets, areas):
+                if seven or not _any_bets(bets):
                     dealer = False
                     for s in range(players):
                         queue[s] = s
@@ -155,14 +157,14 @@ def play(
             elif seven:
                 start = shooter
                 shooter = -1
-                qlen, qhead = _pass_queue(start, players, bets, areas, queue), 0
+                qlen, qhead = _pass_queue(start, players, bets, queue), 0
             else:
                 phase = BETTING
                 continue
         # the next offer, the dealer's rolls, or the table closes
         if qhead < qlen:
             phase = OFFER
-        elif _any_bets(bets, areas):
+        elif _any_bets(bets):
             phase, dealer, shooter = ROLLING, True, -1
         else:
             phase = CLOSED
@@ -175,11 +177,9 @@ def play(
 
 
 @njit(cache=True)
-def _pass_queue(
-    seat: int, players: int, bets: np.ndarray, areas: np.ndarray, queue: np.ndarray
-) -> int:
+def _pass_queue(seat: int, players: int, bets: np.ndarray, queue: np.ndarray) -> int:
     """Rule 5.9: the other seats with a wager from the left; everyone if the layout is empty."""
-    anyone = _any_bets(bets, areas)
+    anyone = _any_bets(bets)
     n = 0
     for i in range(1, players + 1):
         s = (seat + i) % players
@@ -187,7 +187,7 @@ def _pass_queue(
             queue[n] = s
             n += 1
         elif i < players:
-            for w in areas:
+            for w in range(bets.shape[1]):
                 if bets[s, w]:
                     queue[n] = s
                     n += 1
@@ -198,7 +198,7 @@ def _pass_queue(
 @njit(cache=True)
 def _chunk(seed: np.uint64, lo_g: int, hi_g: int, players: int, bankroll: int, lo: int,
            stay_up: bool, max_rolls: int, codes: np.ndarray, multi: np.ndarray,
-           areas: np.ndarray, figures: np.ndarray, nets: np.ndarray) -> None:  # fmt: skip
+           figures: np.ndarray, nets: np.ndarray) -> None:  # fmt: skip
     state = np.empty(1, dtype=np.uint64)
     state[0] = seed
     pos = np.zeros(1, dtype=np.int64)
@@ -209,14 +209,14 @@ def _chunk(seed: np.uint64, lo_g: int, hi_g: int, players: int, bankroll: int, l
     no_path = np.zeros(0, dtype=np.int64)
     for g in range(lo_g, hi_g):
         moves, rolls, bank = play(players, bankroll, lo, stay_up, max_rolls, codes, multi,
-                                  areas, state, NO_TAPE, pos, bets, purse, handle,
-                                  house, no_path)  # fmt: skip
+                                  state, NO_TAPE, pos, bets, purse, handle, house,
+                                  no_path)  # fmt: skip
         figures[0, g] = rolls
         figures[1, g] = moves
         figures[2, g] = bank
-        for i in range(areas.size):
-            figures[3 + 2 * i, g] = handle[areas[i]]
-            figures[4 + 2 * i, g] = house[areas[i]]
+        for i in range(codes.shape[1]):
+            figures[3 + 2 * i, g] = handle[i]
+            figures[4 + 2 * i, g] = house[i]
         for s in range(players):
             nets[s, g] = purse[s]
 
@@ -224,22 +224,22 @@ def _chunk(seed: np.uint64, lo_g: int, hi_g: int, players: int, bankroll: int, l
 @njit(cache=True, parallel=True)
 def run_chunks(seeds: np.ndarray, sizes: np.ndarray, players: int, bankroll: int, lo: int,
                stay_up: bool, max_rolls: int, codes: np.ndarray, multi: np.ndarray,
-               areas: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
     """Play every chunk (its own stream each) in parallel; per-session figures and nets."""
     starts = np.zeros(sizes.size + 1, dtype=np.int64)
     starts[1:] = np.cumsum(sizes)
     n = starts[-1]
-    figures = np.empty((3 + 2 * areas.size, n), dtype=np.int64)
+    figures = np.empty((3 + 2 * codes.shape[1], n), dtype=np.int64)
     nets = np.empty((players, n), dtype=np.int64)
     for c in prange(sizes.size):
         _chunk(seeds[c], starts[c], starts[c + 1], players, bankroll, lo, stay_up, max_rolls,
-               codes, multi, areas, figures, nets)  # fmt: skip
+               codes, multi, figures, nets)  # fmt: skip
     return figures, nets
 
 
 def kernel_args(options: dict[str, Any]) -> tuple[Any, ...]:
     table = {k: v for k, v in options.items() if k != "strategy"}
-    codes, multi, areas = tables(table, options.get("strategy") or "every_area")
+    codes, multi = tables(table, options.get("strategy") or "every_area")
     return (
         int(options["players"]),
         int(options["bankroll"]),
@@ -248,20 +248,16 @@ def kernel_args(options: dict[str, Any]) -> tuple[Any, ...]:
         int(options["max_rolls"]),
         codes,
         multi,
-        areas,
     )
 
 
 def batch(seeds: np.ndarray, sizes: np.ndarray, options: dict[str, Any]) -> tuple[Any, dict]:
     """Sessions have no winner (players play the house): winners are -1, nets are the figures."""
-    from gamenight.games.casino_wagers import WAGER_IDS
-
-    args = kernel_args(options)
-    figures, nets = run_chunks(seeds, sizes, *args)
+    figures, nets = run_chunks(seeds, sizes, *kernel_args(options))
     named = {name: figures[i] for i, name in enumerate(FIGURES)}
-    for i, a in enumerate(args[-1]):
-        named[f"handle_{WAGER_IDS[a]}"] = figures[3 + 2 * i]
-        named[f"house_{WAGER_IDS[a]}"] = figures[4 + 2 * i]
+    for i, area in enumerate(STRATEGIES[options.get("strategy") or "every_area"]):
+        named[f"handle_{area}"] = figures[3 + 2 * i]
+        named[f"house_{area}"] = figures[4 + 2 * i]
     for s in range(nets.shape[0]):
         named[f"net_{chr(65 + s)}"] = nets[s]
     return np.full(figures.shape[1], -1, dtype=np.int64), named
@@ -269,14 +265,14 @@ def batch(seeds: np.ndarray, sizes: np.ndarray, options: dict[str, Any]) -> tupl
 
 def play_tape(tape: np.ndarray, options: dict[str, Any]) -> tuple[int, int, list[int], int]:
     """One session on given dice (values 0-5): (-1, moves, net per seat, dice used)."""
-    players, bankroll, lo, stay_up, max_rolls, codes, multi, areas = kernel_args(options)
+    players, bankroll, lo, stay_up, max_rolls, codes, multi = kernel_args(options)
     pos = np.zeros(1, dtype=np.int64)
     bets = np.zeros((players, codes.shape[1]), dtype=np.int64)
     purse = np.empty(players, dtype=np.int64)
     handle = np.zeros(codes.shape[1], dtype=np.int64)
     house = np.zeros(codes.shape[1], dtype=np.int64)
     state = np.zeros(1, dtype=np.uint64)
-    moves, _, _ = play(players, bankroll, lo, stay_up, max_rolls, codes, multi, areas,
+    moves, _, _ = play(players, bankroll, lo, stay_up, max_rolls, codes, multi,
                        state, tape, pos, bets, purse, handle, house,
                        np.zeros(0, dtype=np.int64))  # fmt: skip
     return -1, int(moves), [int(x) for x in purse], int(pos[0])
@@ -284,7 +280,7 @@ def play_tape(tape: np.ndarray, options: dict[str, Any]) -> tuple[int, int, list
 
 @njit(cache=True)
 def _paths(seed: np.uint64, sessions: int, players: int, bankroll: int, lo: int, stay_up: bool,
-           max_rolls: int, codes: np.ndarray, multi: np.ndarray, areas: np.ndarray,
+           max_rolls: int, codes: np.ndarray, multi: np.ndarray,
            out: np.ndarray) -> None:  # fmt: skip
     state = np.empty(1, dtype=np.uint64)
     state[0] = seed
@@ -296,15 +292,15 @@ def _paths(seed: np.uint64, sessions: int, players: int, bankroll: int, lo: int,
     for g in range(sessions):
         path = out[g]
         path[0] = bankroll
-        _, rolls, _ = play(players, bankroll, lo, stay_up, max_rolls, codes, multi, areas,
+        _, rolls, _ = play(players, bankroll, lo, stay_up, max_rolls, codes, multi,
                            state, NO_TAPE, pos, bets, purse, handle, house, path)  # fmt: skip
         path[rolls + 1 :] = path[rolls]  # a session that ended early keeps its last purse
 
 
 def bankroll_paths(options: dict[str, Any], sessions: int, seed: int = 0) -> np.ndarray:
     """Seat A's chips after each roll (column 0: the buy-in) over ``sessions`` sessions."""
-    players, bankroll, lo, stay_up, max_rolls, codes, multi, areas = kernel_args(options)
+    players, bankroll, lo, stay_up, max_rolls, codes, multi = kernel_args(options)
     out = np.empty((sessions, max_rolls + 1), dtype=np.int64)
     stream = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0]
-    _paths(stream, sessions, players, bankroll, lo, stay_up, max_rolls, codes, multi, areas, out)
+    _paths(stream, sessions, players, bankroll, lo, stay_up, max_rolls, codes, multi, out)
     return out
