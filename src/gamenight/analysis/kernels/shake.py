@@ -12,7 +12,11 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
-from .rng import NO_TAPE, SHAKE_OUTCOMES, SHAKE_REJECT, d6, pair
+from .rng import NO_TAPE, SHAKE_OUTCOMES, SHAKE_REJECT, d6, mix, pair
+
+FOUR = np.uint64(4)
+SENTINEL = np.int64(1 << 60)  # marks the end of a draw's 60 unused bits
+HALF_HITS = np.array([bin(b).count("1") for b in range(64)], dtype=np.int64)  # set bits of b
 
 GAME = "shake"
 FIGURES = ("moves", "shakes", "crap_outs", "top_score")
@@ -47,13 +51,23 @@ def _shake(
 
     From a tape: die by die, as the engine reads them. From the stream (counter ``s``): one
     exact draw among the 6**6 ordered throws, looked up in the binomial table, two shakes per
-    64-bit output (``spare`` holds the second). Same law, a fraction of the draws."""
+    64-bit output (``spare`` holds the second); with three scoring faces, six bits a shake.
+    Same law, a fraction of the draws."""
     hits: Any = 0
     if tape.size:
         for _ in range(6):
             if tape[pos[0]] < k:
                 hits += 1
             pos[0] += 1
+        return hits, s, spare
+    if k == 3:  # each die scores with chance exactly 1/2: six fair bits, ten shakes a draw
+        if spare < 0:
+            s, z = mix(s)
+            spare = np.int64(z >> FOUR) | SENTINEL
+        hits = HALF_HITS[spare & 63]
+        spare >>= 6
+        if spare == 1:  # only the sentinel is left: the next shake draws again
+            spare = -1
         return hits, s, spare
     if spare >= 0:
         u = spare
@@ -89,6 +103,12 @@ def _roll_off(
 
 
 @njit(cache=True)
+def scratch(players: int) -> np.ndarray:
+    """Rows for a game's faces, face counts, turn order and roll-off seats."""
+    return np.zeros((4, max(players, 7)), dtype=np.int64)
+
+
+@njit(cache=True)
 def play(
     players: int,
     rounds: int,
@@ -101,11 +121,13 @@ def play(
     tape: np.ndarray,
     pos: np.ndarray,
     total: np.ndarray,
+    work: np.ndarray,
 ) -> tuple[int, int, int, int]:
-    """One game; fills ``total`` (final scores); returns (winner or -1, moves, shakes, craps)."""
+    """One game; fills ``total`` (final scores); returns (winner or -1, moves, shakes, craps).
+
+    ``work`` is scratch space (``scratch(players)``), reused so a game allocates nothing."""
     moves = shakes = craps = 0
-    faces = np.empty(players, dtype=np.int64)
-    count = np.zeros(7, dtype=np.int64)
+    faces, count, order, slot = work[0], work[1], work[2], work[3]
     for s in range(players):
         total[s] = 0
     c = state[0]  # the stream's counter, kept local in the shaking loops
@@ -151,8 +173,12 @@ def play(
                 total[s] += 10 * units
     # All Shake order: by total, highest first; each tie rolled off, the high roller goes last.
     state[0] = c
-    order = np.argsort(-total, kind="mergesort")
-    slot = np.empty(players, dtype=np.int64)
+    for i in range(players):  # seats by total, highest first, ties in seat order (stable)
+        j = i
+        while j > 0 and total[order[j - 1]] < total[i]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
     i = 0
     while i < players:
         j = i
@@ -235,10 +261,10 @@ def _chunk(
     state[0] = seed
     pos = np.zeros(1, dtype=np.int64)
     total = np.empty(players, dtype=np.int64)
+    work = scratch(players)
     for g in range(lo, hi):
-        w, moves, shakes, craps = play(
-            players, rounds, k, final_rolloff, shake_die, keep, hits_of, state, NO_TAPE, pos, total
-        )
+        w, moves, shakes, craps = play(players, rounds, k, final_rolloff, shake_die, keep,
+                                       hits_of, state, NO_TAPE, pos, total, work)  # fmt: skip
         winners[g] = w
         figures[0, g] = moves
         figures[1, g] = shakes
@@ -303,6 +329,7 @@ def play_tape(tape: np.ndarray, options: dict[str, Any]) -> tuple[int, int, list
     total = np.empty(players, dtype=np.int64)
     state = np.zeros(1, dtype=np.uint64)
     w, moves, _, _ = play(
-        players, rounds, k, rolloff, shake_die, keep, hits_of, state, tape, pos, total
+        players, rounds, k, rolloff, shake_die, keep, hits_of, state, tape, pos, total,
+        scratch(players),
     )
     return int(w), int(moves), [int(t) for t in total], int(pos[0])
