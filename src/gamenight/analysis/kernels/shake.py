@@ -63,7 +63,7 @@ def _shake(
     if k == 3:  # each die scores with chance exactly 1/2: six fair bits, ten shakes a draw
         if spare < 0:
             s, z = mix(s)
-            spare = np.int64(z >> FOUR) | SENTINEL
+            spare = int(np.int64(z >> FOUR) | SENTINEL)
         hits = HALF_HITS[spare & 63]
         spare >>= 6
         if spare == 1:  # only the sentinel is left: the next shake draws again
@@ -328,8 +328,8 @@ def play_tape(tape: np.ndarray, options: dict[str, Any]) -> tuple[int, int, list
     pos = np.zeros(1, dtype=np.int64)
     total = np.empty(players, dtype=np.int64)
     state = np.zeros(1, dtype=np.uint64)
+    work = scratch(players)
     w, moves, _, _ = play(
-        players, rounds, k, rolloff, shake_die, keep, hits_of, state, tape, pos, total,
-        scratch(players),
+        players, rounds, k, rolloff, shake_die, keep, hits_of, state, tape, pos, total, work
     )
     return int(w), int(moves), [int(t) for t in total], int(pos[0])
