@@ -26,9 +26,11 @@ FLIP, CALL, FINGERS = 0, 1, 2  # event kinds: a flip; snap (Snap) or slap (Slap)
 NONE = -1
 CAP = 64  # a circular pile holds up to CAP cards (the deck has 52); a power of two
 MASK = CAP - 1
+# Events waiting: a flip, a call per seat, and calls held back but not yet due. A seat reschedules
+# at least FLOOR_MS after an event, so even a 60 s reaction could not fill this.
+QUEUE = 4096
 TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 TWO_PI = 2.0 * np.pi
-NO_ROWS = np.zeros((3, 0), dtype=np.float64)
 FIGURES = ("moves", "flips", "calls", "false_calls", "stopped")
 
 
@@ -54,7 +56,7 @@ def _uniform(st: np.ndarray, tape: np.ndarray, pos: np.ndarray) -> float:
     return float(next64(st) >> np.uint64(11)) * TO_UNIT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _normal(st: np.ndarray, spare: np.ndarray, tape: np.ndarray, pos: np.ndarray) -> float:
     """A standard normal: tape row 1, else Box-Muller on the stream (the second one kept)."""
     if tape.shape[1]:
@@ -86,7 +88,7 @@ def _exponential(st: np.ndarray, tape: np.ndarray, pos: np.ndarray) -> float:
     return -np.log(1.0 - float(next64(st) >> np.uint64(11)) * TO_UNIT)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _reaction(lv: np.ndarray, s: int, floor: float, st: np.ndarray, spare: np.ndarray,
               tape: np.ndarray, pos: np.ndarray) -> float:  # fmt: skip
     """Seat s's reaction time in ms, in the very operations of ``realtime.reaction_ms``."""
@@ -95,7 +97,7 @@ def _reaction(lv: np.ndarray, s: int, floor: float, st: np.ndarray, spare: np.nd
     return r if r > floor else floor
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _draw(pool: np.ndarray, total: int, st: np.ndarray, tape: np.ndarray, pos: np.ndarray) -> int:
     """One card at random from ``pool`` (counts by group): card number int(u * total) of the
     pool laid out in group order, the engine's own draw; the card leaves the pool."""
@@ -110,16 +112,14 @@ def _draw(pool: np.ndarray, total: int, st: np.ndarray, tape: np.ndarray, pos: n
 
 # --- the event queue: (time, sequence, seat, kind), earliest first; kind -1 = withdrawn -----
 @njit(cache=True, inline="always")
-def _push(q: np.ndarray, qn: int, t: float, seq: int, seat: int, kind: int) -> tuple[Any, int]:
+def _push(q: np.ndarray, qn: int, t: float, seq: int, seat: int, kind: int) -> int:
     if qn == q.shape[0]:
-        bigger = np.empty((2 * qn, 4), dtype=np.float64)
-        bigger[:qn] = q
-        q = bigger
+        raise OverflowError("event queue full")  # see QUEUE: no game comes near it
     q[qn, 0] = t
     q[qn, 1] = seq
     q[qn, 2] = seat
     q[qn, 3] = kind
-    return q, qn + 1
+    return qn + 1
 
 
 @njit(cache=True, inline="always")
@@ -159,14 +159,15 @@ def _take_first(piles: np.ndarray, head: np.ndarray, size: np.ndarray, s: int) -
 
 @njit(cache=True, inline="always")
 def _next_in(out: np.ndarray, n: int, seat: int) -> int:
-    for k in range(1, n + 1):
-        s = (seat + k) % n
+    s = seat
+    for _ in range(n):
+        s = s + 1 if s + 1 < n else 0
         if not out[s]:
             return s
     return seat
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _snap_matches(n: int, up: np.ndarray, uh: np.ndarray, ul: np.ndarray, center: np.ndarray,
                   cl: int, seen: np.ndarray) -> bool:  # fmt: skip
     """Whether two exposed tops (face-up piles and the centre) show the same picture; ``seen``
@@ -185,6 +186,21 @@ def _snap_matches(n: int, up: np.ndarray, uh: np.ndarray, ul: np.ndarray, center
 
 
 @njit(cache=True)
+def workspace(n: int) -> Any:
+    """The arrays one game is played on, made once per chunk (see ``play``)."""
+    return (
+        np.empty((2 * n, CAP), dtype=np.int64),  # piles: packs, then face-up piles
+        np.zeros((4, n), dtype=np.int64),  # where each pack and face-up pile starts and its size
+        np.empty(CAP, dtype=np.int64),  # the centre pile, bottom first
+        np.zeros((2, 13), dtype=np.int64),  # cards to draw from, and exposed tops, by picture
+        np.zeros(n, dtype=np.float64),  # when each bot's call is due
+        np.zeros((3, n), dtype=np.int64),  # its sequence number, call and whether it is aimed
+        np.zeros(n, dtype=np.bool_),  # seats out
+        np.empty((QUEUE, 4), dtype=np.float64),  # the event queue
+    )
+
+
+@njit(cache=True)
 def play(
     slap: bool,
     n: int,
@@ -198,33 +214,31 @@ def play(
     spare: np.ndarray,
     tape: np.ndarray,
     pos: np.ndarray,
+    ws: Any,
     layout: np.ndarray,
 ) -> tuple[int, bool, int, int, int, int]:
     """One game at the realtime table with a bot in every seat (``lv[s]``: mu, sigma, tau,
     false-call rate); ``timing``: tempo, late, floor in ms. Returns (winner or -1, stopped by
-    the flip cap, moves, flips, calls, false calls); ``layout[s]`` (if given) gets each seat's
-    pack then face-up pile, top of the pack first, ending in -1."""
+    the flip cap, moves, flips, calls, false calls); ``ws`` is the ``workspace`` it plays on;
+    ``layout[s]`` (if given) gets each seat's pack then face-up pile, top of the pack first,
+    ending in -1."""
     tempo, late, floor = timing[0], timing[1], timing[2]
-    pack = np.empty((n, CAP), dtype=np.int64)
-    ph = np.zeros(n, dtype=np.int64)
-    pl = np.zeros(n, dtype=np.int64)
-    up = np.empty((n, CAP), dtype=np.int64)  # Snap's face-up piles (a deque: bottom first)
-    uh = np.zeros(n, dtype=np.int64)
-    ul = np.zeros(n, dtype=np.int64)
-    center = np.empty(CAP, dtype=np.int64)
+    piles, ends, center, cards, pend_t, pend, out, q = ws
+    pack, up = piles[:n], piles[n:]  # packs and Snap's face-up piles, circular (see _put)
+    ph, pl, uh, ul = ends[0], ends[1], ends[2], ends[3]
+    ends[:] = 0
+    pool, seen = cards[0], cards[1]
+    pool[:] = 4  # the undealt cards, then a shuffle's
+    pend_seq, pend_call, pend_aimed = pend[0], pend[1], pend[2]  # each bot's scheduled call
+    pend_call[:] = NONE
+    out[:] = False
     cl = 0
-    out = np.zeros(n, dtype=np.bool_)
-    pool = np.full(13, 4, dtype=np.int64)  # the undealt cards, then a shuffle's
-    seen = np.zeros(13, dtype=np.int64)
-    pend_t = np.zeros(n, dtype=np.float64)  # each bot's scheduled call: time, seq, call, aimed
-    pend_seq = np.zeros(n, dtype=np.int64)
-    pend_call = np.full(n, NONE, dtype=np.int64)
-    pend_aimed = np.zeros(n, dtype=np.bool_)
-    q = np.empty((4 * n + 8, 4), dtype=np.float64)
     qn = 0
 
+    to = 0
     for i in range(52):  # the deal, one card at a time from seat 0
-        _put(pack, ph, pl, i % n, _draw(pool, 52 - i, st, tape, pos))
+        _put(pack, ph, pl, to, _draw(pool, 52 - i, st, tape, pos))
+        to = to + 1 if to + 1 < n else 0
     moves = 52
     flips = calls = false_calls = 0
     turn = 0
@@ -283,7 +297,7 @@ def play(
             if call != NONE:
                 t = now + _reaction(lv, s, floor, st, spare, tape, pos)
                 seq += 1
-                q, qn = _push(q, qn, t, seq, s, call)
+                qn = _push(q, qn, t, seq, s, call)
                 pend_t[s] = t
                 pend_seq[s] = seq
                 pend_call[s] = call
@@ -291,7 +305,7 @@ def play(
         if not flip_due:
             flip_due = True
             seq += 1
-            q, qn = _push(q, qn, now + tempo, seq, turn, FLIP)
+            qn = _push(q, qn, now + tempo, seq, turn, FLIP)
 
         # --- the next arrival ----------------------------------------------------------------
         while True:
@@ -329,15 +343,7 @@ def play(
                 turn = _next_in(out, n, s)
         else:
             pend_call[s] = NONE
-            if slap:
-                right = NONE
-                if cl:
-                    if center[cl - 1] == elephant:
-                        right = CALL
-                    elif center[cl - 1] == mouse:
-                        right = FINGERS
-            else:
-                right = CALL if _snap_matches(n, up, uh, ul, center, cl, seen) else NONE
+            right = good  # the table has not changed since the settle (nor has ``seen``)
             if called and now - last_call < late and kind != right:
                 continue  # too late: the second voice
             if out[s] or (slap and cl == 0):
@@ -440,10 +446,12 @@ def _chunk(seed: np.uint64, lo: int, hi: int, slap: bool, n: int, max_flips: int
     spare = np.zeros(2, dtype=np.float64)
     pos = np.zeros(3, dtype=np.int64)
     layout = np.zeros((0, 0), dtype=np.int64)
+    no_tape = np.zeros((3, 0), dtype=np.float64)  # a local (a global would be read-only: a
+    ws = workspace(n)  # second compiled ``play``)
     for g in range(lo, hi):
         w, stopped, moves, flips, calls, false_calls = play(
-            slap, n, max_flips, max_rounds, lv, timing, elephant, mouse, st, spare, NO_ROWS,
-            pos, layout,
+            slap, n, max_flips, max_rounds, lv, timing, elephant, mouse, st, spare, no_tape,
+            pos, ws, layout,
         )  # fmt: skip
         winners[g] = TRUNCATED if stopped else w
         figures[0, g] = moves
@@ -508,8 +516,8 @@ def play_tape(slap: bool, tape: np.ndarray, options: dict[str, Any]) -> dict[str
     st = np.zeros(1, dtype=np.uint64)
     pos = np.zeros(3, dtype=np.int64)
     layout = np.empty((n, 53), dtype=np.int64)
-    w, stopped, *counts = play(*args, st, np.zeros(2), np.asarray(tape, dtype=np.float64), pos,
-                               layout)  # fmt: skip
+    rows = np.ascontiguousarray(tape, dtype=np.float64)
+    w, stopped, *counts = play(*args, st, np.zeros(2), rows, pos, workspace(n), layout)
     cards = [[names[c] for c in row[: list(row).index(NONE)]] for row in layout]
     return {
         "winner": None if w < 0 else int(w),
