@@ -97,6 +97,21 @@ def _reaction(lv: np.ndarray, s: int, floor: float, st: np.ndarray, spare: np.nd
     return r if r > floor else floor
 
 
+@njit(cache=True)
+def reaction_times(seed: np.uint64, count: int, lv: np.ndarray, floor: float) -> np.ndarray:
+    """``count`` reaction times of seat 0's level from a stream, as games draw them (a check
+    of the stream's law against ``realtime.reaction_ms``)."""
+    st = np.empty(1, dtype=np.uint64)
+    st[0] = seed
+    spare = np.zeros(2, dtype=np.float64)
+    no_tape = np.zeros((3, 0), dtype=np.float64)
+    pos = np.zeros(3, dtype=np.int64)
+    out = np.empty(count, dtype=np.float64)
+    for i in range(count):
+        out[i] = _reaction(lv, 0, floor, st, spare, no_tape, pos)
+    return out
+
+
 @njit(cache=True, inline="always")
 def _draw(pool: np.ndarray, total: int, st: np.ndarray, tape: np.ndarray, pos: np.ndarray) -> int:
     """One card at random from ``pool`` (counts by group): card number int(u * total) of the
@@ -259,8 +274,11 @@ def play(
     while True:
         # --- settle: chance moves, then what each bot schedules -------------------------------
         if not slap:
-            if shuffling == 0 and pl[turn] == 0 and ul[turn] and not _snap_matches(
-                n, up, uh, ul, center, cl, seen
+            if (
+                shuffling == 0
+                and pl[turn] == 0
+                and ul[turn]
+                and not _snap_matches(n, up, uh, ul, center, cl, seen)
             ):
                 pool[:] = 0  # the face-up pile is picked up for the shuffle
                 while ul[turn]:
@@ -282,18 +300,17 @@ def play(
             good = CALL if _snap_matches(n, up, uh, ul, center, cl, seen) else NONE
             open_ = True
         for s in range(n):  # a bot that sees the table change in time stops its call
-            if pend_call[s] != NONE and pend_aimed[s] and pend_call[s] != good:
-                if pend_t[s] - now >= late:
-                    _withdraw(q, qn, pend_seq[s])
-                    pend_call[s] = NONE
+            aimed = pend_call[s] != NONE and pend_aimed[s]
+            if aimed and pend_call[s] != good and pend_t[s] - now >= late:
+                _withdraw(q, qn, pend_seq[s])
+                pend_call[s] = NONE
         for s in range(n):
             if out[s] or (not open_ and s != turn) or pend_call[s] != NONE:
                 continue
             call = good
-            if call == NONE and flipped and _uniform(st, tape, pos) < lv[s, 3]:
-                if open_:  # a false call, picked among the calls open to him
-                    options = 2 if slap else 1
-                    call = CALL + int(_uniform(st, tape, pos) * options)
+            # a false call (checked after each flip), picked among the calls open to him
+            if call == NONE and flipped and _uniform(st, tape, pos) < lv[s, 3] and open_:
+                call = CALL + int(_uniform(st, tape, pos) * (2 if slap else 1))
             if call != NONE:
                 t = now + _reaction(lv, s, floor, st, spare, tape, pos)
                 seq += 1
@@ -510,14 +527,16 @@ def play_tape(slap: bool, tape: np.ndarray, options: dict[str, Any]) -> dict[str
     """One game on given chance (rows: uniforms, normals, exponentials): its winner (None for
     no single winner), whether the flip cap stopped it, its figures, each seat's cards (pack
     top first, then the face-up pile bottom first, as names) and how much of each row it used."""
-    args = kernel_args(slap, options)
-    n = args[1]
+    _, n, max_flips, max_rounds, lv, timing, elephant, mouse = kernel_args(slap, options)
     names = card_numbers()[0]
     st = np.zeros(1, dtype=np.uint64)
     pos = np.zeros(3, dtype=np.int64)
     layout = np.empty((n, 53), dtype=np.int64)
     rows = np.ascontiguousarray(tape, dtype=np.float64)
-    w, stopped, *counts = play(*args, st, np.zeros(2), rows, pos, workspace(n), layout)
+    w, stopped, *counts = play(
+        slap, n, max_flips, max_rounds, lv, timing, elephant, mouse, st, np.zeros(2), rows, pos,
+        workspace(n), layout,
+    )  # fmt: skip
     cards = [[names[c] for c in row[: list(row).index(NONE)]] for row in layout]
     return {
         "winner": None if w < 0 else int(w),
