@@ -26,8 +26,8 @@ FLIP, CALL, FINGERS = 0, 1, 2  # event kinds: a flip; snap (Snap) or slap (Slap)
 NONE = -1
 CAP = 64  # a circular pile holds up to CAP cards (the deck has 52); a power of two
 MASK = CAP - 1
-# Events waiting: a flip, a call per seat, and calls held back but not yet due. A seat reschedules
-# at least FLOOR_MS after an event, so even a 60 s reaction could not fill this.
+# Events waiting: a flip, a call per seat, and calls held back but not yet due (at most one per
+# seat each time the table changes while they wait). Games hold a handful; a full queue raises.
 QUEUE = 4096
 TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 TWO_PI = 2.0 * np.pi
@@ -129,7 +129,7 @@ def _draw(pool: np.ndarray, total: int, st: np.ndarray, tape: np.ndarray, pos: n
 @njit(cache=True, inline="always")
 def _push(q: np.ndarray, qn: int, t: float, seq: int, seat: int, kind: int) -> int:
     if qn == q.shape[0]:
-        raise OverflowError("event queue full")  # see QUEUE: no game comes near it
+        raise OverflowError("event queue full")  # see QUEUE
     q[qn, 0] = t
     q[qn, 1] = seq
     q[qn, 2] = seat
