@@ -22,19 +22,27 @@ import numpy as np
 import gamenight
 from gamenight.analysis.runner import CHUNK, run
 from gamenight.analysis.simulate import play_out, seated_bots
+from gamenight.engine.game import is_realtime
+from gamenight.realtime import RealtimeTable
 
-GAMES = ("snake-eyes", "shake", "snake-eyes-casino")  # the games with a kernel so far
+GAMES: tuple[str, ...] = ("snake-eyes", "shake", "snake-eyes-casino")  # games with a kernel
+GAMES += ("snap", "slap-the-elephant")  # calling games: the realtime table, a bot in each seat
 
 
 def reference_rate(game_id: str, seconds: float) -> tuple[float, float]:
-    """Two-player games of the reference engine with the sensible bots: per wall-clock second
-    and per CPU second of this process (the fair figure on a shared, loaded machine)."""
+    """Two-player games of the reference engine with the sensible bots (a calling game at the
+    realtime table, as the simulator plays it): per wall-clock second and per CPU second of
+    this process (the fair figure on a shared, loaded machine)."""
     game = gamenight.new_game(game_id, players=2)
     rng = random.Random(0)
     done, start, cpu = 0, time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         seed = rng.getrandbits(63)
-        play_out(game.new_state(seed=seed), seated_bots(game_id, 2, seed))
+        state = game.new_state(seed=seed)
+        if is_realtime(game_id):
+            RealtimeTable(state, {0: "normal", 1: "normal"}, seed=seed).run()
+        else:
+            play_out(state, seated_bots(game_id, 2, seed))
         done += 1
     return done / (time.perf_counter() - start), done / (time.process_time() - cpu)
 
@@ -166,7 +174,9 @@ def main() -> None:
         result = run("snake-eyes", games, players=2)
         print(f"  {games:>13,} games: {result.seconds:8.1f} s, peak {peak_mib():7.1f} MiB")
         games *= 10
-    print("gambler, snap, slap-the-elephant: no kernel yet; nothing to compare.")
+    missing = sorted(set(gamenight.list_games()) - set(GAMES))
+    if missing:
+        print(f"{', '.join(missing)}: no kernel yet; nothing to compare.")
 
 
 if __name__ == "__main__":

@@ -32,3 +32,59 @@ def engine_on_tape(state: State, tape: np.ndarray, to_action: ToAction) -> tuple
 def tapes(seed: int, count: int, length: int) -> np.ndarray:
     """``count`` tapes of ``length`` dice (0-5), reproducible from ``seed``."""
     return np.random.default_rng(seed).integers(0, 6, size=(count, length), dtype=np.int8)
+
+
+class TapeRandom:
+    """The realtime table's reaction draws, and the cards, read from a tape's three rows:
+    uniforms (``random``, ``choice``, card draws), standard normals (``gauss``) and standard
+    exponentials (``expovariate``), turned into the asked law as Python's ``random`` does."""
+
+    def __init__(self, tape: np.ndarray) -> None:
+        self.tape = tape
+        self.used = [0, 0, 0]
+
+    def _next(self, row: int) -> float:
+        v = float(self.tape[row, self.used[row]])
+        self.used[row] += 1
+        return v
+
+    def random(self) -> float:
+        return self._next(0)
+
+    def choice(self, seq: list[Any]) -> Any:
+        return seq[int(self.random() * len(seq))]
+
+    def gauss(self, mu: float, sigma: float) -> float:
+        return mu + self._next(1) * sigma
+
+    def expovariate(self, lambd: float) -> float:
+        return self._next(2) / lambd
+
+
+def realtime_on_tape(state: Any, tape: np.ndarray, levels: list[str],
+                     max_events: int | None = None) -> tuple[Any, list[int]]:  # fmt: skip
+    """Play ``state`` at the realtime table, a bot of ``levels[s]`` in each seat, as the
+    simulator does, with every card and reaction draw taken from the tape; (state, row use)."""
+    from gamenight.realtime import RealtimeTable
+
+    rand = TapeRandom(tape)
+
+    def sample_chance() -> dict[str, Any]:
+        action = state._sample_chance(rand)  # the engine's own card draw, on the tape's double
+        state.apply(action)
+        return dict(action)
+
+    state.sample_chance = sample_chance
+    table = RealtimeTable(state, dict(enumerate(levels)), seed=0)
+    table.rng = rand  # type: ignore[assignment]
+    table.run() if max_events is None else table.run(max_events=max_events)
+    return state, rand.used
+
+
+def realtime_tapes(seed: int, length: int) -> Any:
+    """Endless tapes for ``realtime_on_tape``: rows of uniforms, normals and exponentials."""
+    g = np.random.default_rng(seed)
+    while True:
+        yield np.stack(
+            [g.random(length), g.standard_normal(length), g.standard_exponential(length)]
+        )

@@ -2,6 +2,7 @@
 
 The engine defines the rules; each kernel is a fast copy. Both read one tape of dice per game,
 and must agree on the winner, the number of moves, the final chips or scores and the dice used.
+Snap and Slap read their cards and the bots' reaction draws from tapes at the realtime table.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ pytest.importorskip("numba", reason="kernels need the 'kernels' extra (numba)")
 
 import gamenight  # noqa: E402
 from gamenight.analysis.kernels import kernel  # noqa: E402
+from gamenight.analysis.simulate import reference_figures  # noqa: E402
 from gamenight.engine import State  # noqa: E402
-from kernel_helpers import engine_on_tape, tapes  # noqa: E402
+from kernel_helpers import engine_on_tape, realtime_on_tape, realtime_tapes, tapes  # noqa: E402
 
 
 def snake_eyes_dice(state: State, tape: np.ndarray, pos: int) -> tuple[dict[str, Any], int]:
@@ -104,3 +106,50 @@ def test_casino_kernel_agrees_with_the_engine(players: int) -> None:
                 got = k.play_tape(tape, options)
                 want = (-1, len(state.moves), [state.net(s) for s in range(players)], used)
                 assert got == want, f"{strategy} {extra} tape {t}"
+
+
+def realtime_agree(game_id: str, players: int, seed: int, games: int, levels: list[str],
+                   max_events: int | None = None, **extra: Any) -> None:  # fmt: skip
+    """The realtime table on the engine and the kernel, on the same cards and reaction draws:
+    the same winner, length, figures, every seat's cards in order and the same draws used."""
+    game = gamenight.new_game(game_id, players=players, **extra)
+    options = {**game.options_dict(), "levels": levels, "max_events": max_events}
+    k = kernel(game_id)
+    for i, tape in zip(range(games), realtime_tapes(seed, 60_000), strict=False):
+        state, used = realtime_on_tape(game.new_state(seed=0), tape, levels, max_events)
+        up = getattr(state, "up", None)  # Snap's face-up piles
+        want = {
+            "winner": state.winner(),
+            "stopped": state.truncated,
+            **{k: int(v) for k, v in reference_figures(state).items()},
+            "cards": [state.pack[s] + (up[s] if up else []) for s in range(players)],
+            "used": used,
+        }
+        assert k.play_tape(tape, options) == want, f"{game_id} {levels} {extra} tape {i} ({seed})"
+
+
+def realtime_cases(game_id: str, players: int) -> None:
+    """Whole games (normal bots as the simulator seats them, and mixed levels, whose false
+    calls and lopsided races end games sooner), games the flip cap stops, games the table's
+    cap on event rounds leaves unfinished."""
+    rng = np.random.default_rng(players)
+    normal = ["normal"] * players
+    realtime_agree(game_id, players, players, 3, normal)
+    for g in range(12):
+        levels = [str(v) for v in rng.choice(["easy", "normal", "expert"], players)]
+        realtime_agree(game_id, players, 100 * players + g, 1, levels)
+    for g in range(15):
+        cap = int(rng.integers(5, 80))
+        realtime_agree(game_id, players, 200 * players + g, 10, normal, max_flips=cap)
+    rounds = int(rng.integers(20, 300))
+    realtime_agree(game_id, players, 300 * players, 8, normal, max_events=rounds)
+
+
+@pytest.mark.parametrize("players", range(2, 9))
+def test_snap_kernel_agrees_with_the_realtime_table(players: int) -> None:
+    realtime_cases("snap", players)
+
+
+@pytest.mark.parametrize("players", range(2, 5))
+def test_slap_kernel_agrees_with_the_realtime_table(players: int) -> None:
+    realtime_cases("slap-the-elephant", players)

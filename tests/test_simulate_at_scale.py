@@ -126,3 +126,59 @@ def test_casino_plot_adds_bankroll_paths_that_start_at_the_buy_in(tmp_path: Path
     result = cli.invoke(app, [*args, "--plot", str(path)])
     assert result.exit_code == 0, result.output
     assert path.stat().st_size > 20_000
+
+
+@pytest.mark.parametrize("name", ["easy", "normal", "expert"])
+def test_kernel_reaction_times_have_the_engines_law(name: str) -> None:
+    """The kernel draws reactions from its own stream (Box-Muller, -log(1 - u)); the games on
+    tapes check everything else, this checks that law against ``reaction_ms`` (two-sample
+    Kolmogorov-Smirnov distance under its 0.1 % critical value)."""
+    import random
+
+    import numpy as np
+
+    from gamenight.analysis.kernels import race
+    from gamenight.realtime.reaction import FLOOR_MS, LEVELS, reaction_ms
+
+    lv = LEVELS[name]
+    table = np.array([[lv.mu, lv.sigma, lv.tau, lv.false_rate]])
+    n = 20_000
+    ours = np.sort(race.reaction_times(np.uint64(7), n, table, FLOOR_MS))
+    rng = random.Random(7)
+    theirs = np.sort([reaction_ms(lv, rng) for _ in range(n)])
+    grid = np.concatenate([ours, theirs])
+    gap = np.abs(np.searchsorted(ours, grid, "right") - np.searchsorted(theirs, grid, "right"))
+    assert gap.max() / n < 1.95 * (2 / n) ** 0.5
+    assert ours.min() >= FLOOR_MS
+
+
+@pytest.mark.parametrize("game", ["snap", "slap-the-elephant"])
+def test_calling_game_kernels_report_like_the_reference(game: str) -> None:
+    """The same figures as the reference engine, a flip-capped game counted apart (not as a
+    win), and the same figures whatever the threads."""
+    import numba
+
+    ref = sim.run(game, 3, seed=1, engine="reference", players=3, max_flips=40).tally
+    fast = sim.run(game, 2000, seed=1, players=3, max_flips=40).tally
+    assert set(fast.figures) == set(ref.figures)
+    assert fast.truncated == fast.figures["stopped"].total > 0
+    assert fast.truncated + fast.no_winner + sum(fast.wins) == fast.games
+    assert fast.figures["flips"].quantile(1.0) <= 40
+    threads = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        single = sim.run(game, 2 * sim.CHUNK + 5, seed=4, players=4).tally
+    finally:
+        numba.set_num_threads(threads)
+    assert single == sim.run(game, 2 * sim.CHUNK + 5, seed=4, players=4).tally
+    assert single.truncated == 0 and sum(single.wins) == single.games
+
+
+def test_slap_kernel_and_reference_agree_in_distribution() -> None:
+    """Whole games from each side's own randomness: the means of 50 reference games
+    hold the kernel's means of 40,000 (the tapes check the rules; this, the streams)."""
+    ref = sim.run("slap-the-elephant", 50, seed=3, engine="reference", players=2).tally
+    fast = sim.run("slap-the-elephant", 40_000, seed=3, players=2).tally
+    for name in ("flips", "calls", "false_calls"):
+        lo, hi = ref.figures[name].ci(z=3.3)
+        assert lo <= fast.figures[name].mean <= hi, name

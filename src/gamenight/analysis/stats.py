@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
+TRUNCATED = -2  # a kernel's winner code for a game a safety cap stopped (-1: no single winner)
 
 
 def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -147,10 +148,12 @@ class Tally:
             self.figures.setdefault(k, Figure()).add(int(v))
 
     def add_batch(self, winners: np.ndarray, figures: Mapping[str, np.ndarray]) -> None:
-        """Add a batch of games: ``winners`` holds a seat or -1 (no single winner) per game."""
+        """Add a batch of games: ``winners`` holds a seat, -1 (no single winner) or
+        ``TRUNCATED`` (stopped by a safety cap, counted apart as ``add_game`` does) per game."""
         w = np.asarray(winners, dtype=np.int64)
         self.games += int(w.size)
-        self.no_winner += int(np.count_nonzero(w < 0))
+        self.truncated += int(np.count_nonzero(w == TRUNCATED))
+        self.no_winner += int(np.count_nonzero(w == -1))
         by_seat = np.bincount(w[w >= 0], minlength=self.players)
         for s in range(self.players):
             self.wins[s] += int(by_seat[s])

@@ -14,6 +14,8 @@ MODULES = {
     "snake-eyes": "snake_eyes",
     "shake": "shake",
     "snake-eyes-casino": "casino",
+    "snap": "snap",
+    "slap-the-elephant": "slap",
 }
 
 
