@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -24,6 +23,7 @@ from starlette.websockets import WebSocketState
 import gamenight
 from gamenight.engine.game import game_class, is_realtime
 
+from . import wire
 from .fanout import FanOut, LocalFanOut, Notice
 from .lease import Lease, LocalLease
 from .metrics import ServerMetrics
@@ -85,10 +85,7 @@ def build_lease(fanout: FanOut) -> Lease:
 
 
 def _json_loads(text: str) -> Any:
-    def refuse(name: str) -> Any:
-        raise ValueError(f"{name} is not JSON")
-
-    return json.loads(text, parse_constant=refuse)
+    return wire.loads(text)
 
 
 class RateLimit:
@@ -129,8 +126,11 @@ class Connection:
         self.queue: asyncio.Queue[Notice] = asyncio.Queue(maxsize=256)
 
     async def send(self, frame: dict[str, Any]) -> None:
+        await self.send_text(wire.dumps(frame))
+
+    async def send_text(self, text: str) -> None:
         if self.ws.client_state == WebSocketState.CONNECTED:
-            await self.ws.send_text(json.dumps(frame, separators=(",", ":")))
+            await self.ws.send_text(text)
 
     async def send_state(self, ref: str | None | bool = False, force: bool = False) -> None:
         """The current state frame; ``ref`` (a reply's, possibly None) marks it as a reply."""
@@ -138,12 +138,12 @@ class Connection:
             table = self.table
             if not force and table.move == self.last_move:
                 return
-            frame = self.service.frame(table, self.seat, self.events_seen)
-            if ref is not False:
-                frame["ref"] = ref
-            self.events_seen = frame["event_count"]
+            # encoded once per move for every connection of the seat at the same point
+            text, self.events_seen = self.service.frame_text(table, self.seat, self.events_seen)
             self.last_move = table.move
-            await self.send(frame)
+            if ref is not False:  # a reply: the same text with its ref
+                text = wire.with_ref(text, ref if isinstance(ref, str) else None)
+            await self.send_text(text)
             if table.status == "finished" and not self.finished_sent:
                 self.finished_sent = True
                 await self.send(self.service.finished_frame(table, self.seat))
@@ -450,7 +450,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     async def refuse(ws: WebSocket, e: ServerError, code: int) -> None:
         try:
-            await ws.send_text(json.dumps(e.frame()))
+            await ws.send_text(wire.dumps(e.frame()))
             await ws.close(code=code, reason=e.code)
         except (WebSocketDisconnect, RuntimeError):
             pass

@@ -31,7 +31,7 @@ from gamenight.engine import (
 )
 from gamenight.engine.game import is_realtime
 
-from . import throws
+from . import throws, wire
 from .fanout import FanOut, LocalFanOut, Notice
 from .lease import Lease, LocalLease
 from .protocol import CreateTable, SeatSpec, ServerError, clean_name
@@ -45,6 +45,7 @@ DEALER = "dealer"
 TIMEOUT_PREFERENCE = ("stop", "take", "done", "decline", "end_turn", "give_up", "flip", "roll")
 EVENTS_ON_JOIN = 50
 STANDBY_SECONDS = 3.0  # how much later another process's bots and timers step in
+FRAME_CACHE = 4096  # encoded state frames kept, for all tables together
 
 
 def new_token() -> str:
@@ -239,6 +240,7 @@ class TableService:
         self._idle_task: asyncio.Task[None] | None = None
         self._following: dict[str, Callable[[], None]] = {}
         self.on_move: Callable[[Table, Accepted, float], None] | None = None
+        self._frames: dict[tuple[Any, ...], tuple[Any, str, int]] = {}
 
     # --- life cycle ------------------------------------------------------------------------
     async def restore(self) -> int:
@@ -727,6 +729,27 @@ class TableService:
         table.race["arrivals"].append({"seat": seat, "type": kind, "result": result})
 
     # --- what each connection sees ----------------------------------------------------------
+    def frame_text(self, table: Table, seat: SeatKey | None, since: int | None) -> tuple[str, int]:
+        """``frame`` as JSON text and its event count, built once per change of the table and
+        shared by every connection that sees it from the same point (a seat's tabs, spectators)."""
+        race = table.race
+        stamp = (
+            id(table.state),
+            table.move,
+            table.status,
+            table.deadline,
+            None if race is None else (race["move"], len(race["arrivals"])),
+        )
+        key = (table.id, seat, since)
+        cached = self._frames.pop(key, None)
+        if cached is None or cached[0] != stamp:
+            frame = self.frame(table, seat, since)
+            cached = (stamp, wire.dumps(frame), frame["event_count"])
+            if len(self._frames) >= FRAME_CACHE:  # the oldest goes: tables long moved on
+                del self._frames[next(iter(self._frames))]
+        self._frames[key] = cached
+        return cached[1], cached[2]
+
     def frame(self, table: Table, seat: SeatKey | None, since: int | None = None) -> dict[str, Any]:
         """The ``state`` frame for one seat (None: spectator): only what it may see."""
         st = table.state
