@@ -104,6 +104,8 @@ def start_server(workdir: Path, database_url: str | None, redis_url: str | None)
         HOST,
         "--port",
         str(port),
+        "--http-rate-limit",
+        "0",  # the driver is one client that sets up every table over HTTP
     ]
     if database_url:
         cmd += ["--database-url", database_url]

@@ -26,6 +26,7 @@ from gamenight.engine.game import game_class, is_realtime
 from . import wire
 from .fanout import FanOut, LocalFanOut, Notice
 from .lease import Lease, LocalLease
+from .limits import ClientRates
 from .metrics import ServerMetrics
 from .protocol import (
     FRAME_TYPES,
@@ -58,6 +59,8 @@ class Settings:
     idle_minutes: float = 360.0
     rate_per_second: float = 20.0
     rate_burst: float = 40.0
+    http_rate_per_second: float = 50.0  # per client address, for /api/...; 0 turns it off
+    http_rate_burst: float = 250.0
     max_refusals: int = 100
 
 
@@ -172,7 +175,7 @@ class Connection:
                     )
             else:
                 await self.service.catch_up(self.table, notice.get("move"))
-                await self.send_state(force=kind == "status")
+                await self.send_state(force=kind in ("status", "race"))
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -226,8 +229,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         code = "bad_name" if where == "name" else "bad_request"
         return JSONResponse({"code": code, "message": f"{where}: {err['msg']}"}, status_code=422)
 
+    http_rates = ClientRates(settings.http_rate_per_second, settings.http_rate_burst)
+
     @app.middleware("http")
     async def body_cap(request: Request, call_next: Any) -> Any:
+        if request.url.path.startswith("/api/"):
+            wait = http_rates.retry_after(request.client.host if request.client else "?")
+            if wait:
+                metrics.refused.labels("rate_limited").inc()
+                return JSONResponse(
+                    {
+                        "code": "rate_limited",
+                        "message": f"too many requests: retry in {wait:.1f} s",
+                        "retry_after": round(wait, 3),
+                    },
+                    status_code=429,
+                    headers={"Retry-After": ClientRates.header(wait)},
+                )
         length = request.headers.get("content-length")
         if length and (not length.isdigit() or int(length) > MAX_FRAME):
             return JSONResponse(
@@ -309,8 +327,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/tables")
     async def list_tables() -> list[dict[str, Any]]:
-        """Tables waiting for players."""
-        return service.open_tables()
+        """Tables waiting for players, on every server process (the newest 200)."""
+        return await service.open_tables()
 
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str) -> dict[str, Any]:
