@@ -141,6 +141,7 @@ class Connection:
             table = self.table
             if not force and table.move == self.last_move:
                 return
+            await self.service.settled(table)  # no await from here on: nothing uncommitted shows
             # encoded once per move for every connection of the seat at the same point
             text, self.events_seen = self.service.frame_text(table, self.seat, self.events_seen)
             self.last_move = table.move
@@ -368,6 +369,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         token = bearer(authorization)
         done = await service.act(table_id, token, body.move, body.action)
         table = service.get(table_id)
+        await service.settled(table)
         return service.frame(table, done.seat, since=None)
 
     @app.get("/api/tables/{table_id}/view")
@@ -375,6 +377,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table = await service.find(table_id)
         token = bearer(authorization)
         seat = table.seat_of(token) if token else None
+        await service.settled(table)
         return service.frame(table, seat)
 
     @app.get("/api/tables/{table_id}/record")

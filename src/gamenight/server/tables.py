@@ -802,6 +802,14 @@ class TableService:
         table.race["arrivals"].append({"seat": seat, "type": kind, "result": result})
 
     # --- what each connection sees ----------------------------------------------------------
+    @staticmethod
+    async def settled(table: Table) -> None:
+        """Wait out a write in flight (applied in memory, its commit awaited under the table's
+        lock), so a frame built right after, with no await between, shows only stored moves."""
+        if table.lock.locked():
+            async with table.lock:
+                pass
+
     def frame_text(self, table: Table, seat: SeatKey | None, since: int | None) -> tuple[str, int]:
         """``frame`` as JSON text and its event count, built once per change of the table and
         shared by every connection that sees it from the same point (a seat's tabs, spectators)."""
