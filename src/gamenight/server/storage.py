@@ -26,7 +26,6 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
-    bindparam,
     event,
     insert,
     select,
@@ -106,6 +105,33 @@ def normalise_url(url: str | None) -> str:
         if url.startswith(plain):
             return driver + url[len(plain) :]
     return url
+
+
+def _marks(paramstyle: str, n: int) -> list[str]:
+    """``n`` placeholders in the driver's own style (sqlite3: ?, asyncpg: $1 ...)."""
+    if paramstyle == "qmark":
+        return ["?"] * n
+    if paramstyle == "numeric_dollar":
+        return [f"${i}" for i in range(1, n + 1)]
+    if paramstyle == "format":
+        return ["%s"] * n
+    raise ValueError(f"no raw SQL for the {paramstyle} parameter style")
+
+
+def _insert_moves(paramstyle: str) -> str:
+    marks = ", ".join(_marks(paramstyle, 4))
+    return f"INSERT INTO moves (table_id, idx, seat, action) VALUES ({marks})"
+
+
+def _update_tables(paramstyle: str, keys: tuple[str, ...]) -> str:
+    marks = _marks(paramstyle, len(keys) + 1)
+    sets = ", ".join(f"{tables.c[k].name} = {m}" for k, m in zip(keys, marks, strict=False))
+    return f"UPDATE tables SET {sets} WHERE id = {marks[-1]}"
+
+
+def _column_value(key: str, value: Any) -> Any:
+    """A value as the driver takes it: JSON columns as their text."""
+    return wire.dumps(value) if isinstance(tables.c[key].type, JSON) else value
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -215,21 +241,22 @@ class Storage:
     @staticmethod
     async def _write(conn: AsyncConnection, batch: list[_Write]) -> None:
         rows = [
-            {"table_id": w.table_id, "idx": w.first + i, "seat": s, "action": a}
+            (w.table_id, w.first + i, s, wire.dumps(a))
             for w in batch
             for i, (s, a) in enumerate(w.moves)
         ]
-        if rows:
-            await conn.execute(insert(moves), rows)
+        if rows:  # straight to the driver: SQLAlchemy's per-row parameter processing cost more
+            await conn.exec_driver_sql(_insert_moves(conn.dialect.paramstyle), rows)
         latest: dict[str, dict[str, Any]] = {}
         for w in batch:  # the last write of a table holds its newest fields
             latest.setdefault(w.table_id, {}).update(w.fields)
-        by_keys: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+        by_keys: dict[tuple[str, ...], list[tuple[Any, ...]]] = {}
         for table_id, fields in latest.items():  # one executemany per set of fields
-            by_keys.setdefault(tuple(sorted(fields)), []).append({"tid": table_id, **fields})
+            keys = tuple(sorted(fields))
+            row = (*(_column_value(k, fields[k]) for k in keys), table_id)
+            by_keys.setdefault(keys, []).append(row)
         for keys, params in by_keys.items():
-            stmt = update(tables).where(tables.c.id == bindparam("tid"))
-            await conn.execute(stmt.values({k: bindparam(k) for k in keys}), params)
+            await conn.exec_driver_sql(_update_tables(conn.dialect.paramstyle, keys), params)
 
     async def update_table(self, table_id: str, **fields: Any) -> None:
         fields["updated_at"] = time.time()
