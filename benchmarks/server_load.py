@@ -104,6 +104,8 @@ def start_server(workdir: Path, database_url: str | None, redis_url: str | None)
         HOST,
         "--port",
         str(port),
+        "--http-rate-limit",
+        "0",  # the driver is one client that sets up every table over HTTP
     ]
     if database_url:
         cmd += ["--database-url", database_url]
@@ -193,6 +195,7 @@ class Table:
     host_token: str
     seats: list[Seat] = field(default_factory=list)
     busy: int | None = None  # the move an action is being chosen or sent against
+    newest: int = -1  # the newest move any seat of the table has been sent
     sent_move: int = -1  # the last action sent: against which move, when, its number
     sent_at: float = 0.0
     sends: int = 0
@@ -271,6 +274,7 @@ async def rematch(table: Table, run: Run) -> None:
         if seat.conn is not None:
             await seat.conn.close()
     table.id, table.busy, table.finished, table.sent_move = new_id, None, False, -1
+    table.newest = -1
     table.games += 1
     for seat in table.seats:
         seat.timed = table.sends
@@ -296,7 +300,6 @@ async def act(seat: Seat, frame: dict[str, Any], run: Run) -> None:
     """Send one legal action against the state just received (after thinking, at human pace)."""
     table = seat.table
     move = frame["move"]
-    table.busy = move
     if run.mode == "human":
         await asyncio.sleep(run.rng.uniform(2.0, 5.0) / SEATS_PER_TABLE)
         if run.stop.is_set() or seat.seen_move != move:
@@ -321,6 +324,7 @@ async def play_seat(seat: Seat, run: Run) -> None:
             if kind == "state":
                 move = frame["move"]
                 seat.seen_move = move
+                table.newest = max(table.newest, move)
                 if move > table.sent_move and seat.timed < table.sends:
                     # The state our last action made: one seat's view of its broadcast.
                     seat.timed = table.sends
@@ -333,10 +337,13 @@ async def play_seat(seat: Seat, run: Run) -> None:
                 if (
                     not run.stop.is_set()
                     and table.busy is None
+                    and move == table.newest  # another seat may already hold a newer state
                     and frame.get("status") == "playing"
-                    and seat.index in frame.get("actors", ())
+                    and frame.get("actors")
+                    and frame["actors"][0] == seat.index  # the seat the game waits for
                     and frame.get("legal_actions")
                 ):
+                    table.busy = move  # now, so no other seat acts on the same move
                     asyncio.create_task(act(seat, frame, run))
             elif kind == "finished":
                 table.busy = None

@@ -18,7 +18,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -33,6 +33,16 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def polite(request: Callable[[], httpx.Response], tries: int = 5) -> httpx.Response:
+    """A request that waits as a 429's Retry-After says, as a well-behaved client does."""
+    for _ in range(tries - 1):
+        r = request()
+        if r.status_code != 429:
+            return r
+        time.sleep(float(r.headers.get("Retry-After", "1")))
+    return request()
 
 
 class ServerProcess:
@@ -91,11 +101,11 @@ class ServerProcess:
     # --- HTTP helpers ---------------------------------------------------------------------
     def post(self, path: str, body: Any = None, token: str | None = None) -> httpx.Response:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        return httpx.post(self.url + path, json=body, headers=headers, timeout=10)
+        return polite(lambda: httpx.post(self.url + path, json=body, headers=headers, timeout=10))
 
     def get(self, path: str, token: str | None = None) -> httpx.Response:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        return httpx.get(self.url + path, headers=headers, timeout=10)
+        return polite(lambda: httpx.get(self.url + path, headers=headers, timeout=10))
 
     def table(self, game: str, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
         r = self.post("/api/tables", {"game": game, "seats": seats, **extra})

@@ -483,6 +483,10 @@ def serve(
     rate_limit: Annotated[
         float, typer.Option(help="frames a second one WebSocket may send (bursts of twice that)")
     ] = 20.0,
+    http_rate_limit: Annotated[
+        float,
+        typer.Option(help="API requests a second per client address (bursts of 5x); 0: off"),
+    ] = 50.0,
 ) -> None:
     """Serve every game online: tables, seats and bots over HTTP and WebSockets."""
     from gamenight.server.app import Settings
@@ -498,6 +502,8 @@ def serve(
             idle_minutes=idle_minutes,
             rate_per_second=rate_limit,
             rate_burst=2 * rate_limit,
+            http_rate_per_second=http_rate_limit,
+            http_rate_burst=5 * http_rate_limit,
         )
     )
 

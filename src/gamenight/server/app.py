@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -24,8 +23,10 @@ from starlette.websockets import WebSocketState
 import gamenight
 from gamenight.engine.game import game_class, is_realtime
 
+from . import wire
 from .fanout import FanOut, LocalFanOut, Notice
 from .lease import Lease, LocalLease
+from .limits import ClientRates
 from .metrics import ServerMetrics
 from .protocol import (
     FRAME_TYPES,
@@ -58,6 +59,8 @@ class Settings:
     idle_minutes: float = 360.0
     rate_per_second: float = 20.0
     rate_burst: float = 40.0
+    http_rate_per_second: float = 50.0  # per client address, for /api/...; 0 turns it off
+    http_rate_burst: float = 250.0
     max_refusals: int = 100
 
 
@@ -85,10 +88,7 @@ def build_lease(fanout: FanOut) -> Lease:
 
 
 def _json_loads(text: str) -> Any:
-    def refuse(name: str) -> Any:
-        raise ValueError(f"{name} is not JSON")
-
-    return json.loads(text, parse_constant=refuse)
+    return wire.loads(text)
 
 
 class RateLimit:
@@ -129,8 +129,11 @@ class Connection:
         self.queue: asyncio.Queue[Notice] = asyncio.Queue(maxsize=256)
 
     async def send(self, frame: dict[str, Any]) -> None:
+        await self.send_text(wire.dumps(frame))
+
+    async def send_text(self, text: str) -> None:
         if self.ws.client_state == WebSocketState.CONNECTED:
-            await self.ws.send_text(json.dumps(frame, separators=(",", ":")))
+            await self.ws.send_text(text)
 
     async def send_state(self, ref: str | None | bool = False, force: bool = False) -> None:
         """The current state frame; ``ref`` (a reply's, possibly None) marks it as a reply."""
@@ -138,12 +141,13 @@ class Connection:
             table = self.table
             if not force and table.move == self.last_move:
                 return
-            frame = self.service.frame(table, self.seat, self.events_seen)
-            if ref is not False:
-                frame["ref"] = ref
-            self.events_seen = frame["event_count"]
+            await self.service.settled(table)  # no await from here on: nothing uncommitted shows
+            # encoded once per move for every connection of the seat at the same point
+            text, self.events_seen = self.service.frame_text(table, self.seat, self.events_seen)
             self.last_move = table.move
-            await self.send(frame)
+            if ref is not False:  # a reply: the same text with its ref
+                text = wire.with_ref(text, ref if isinstance(ref, str) else None)
+            await self.send_text(text)
             if table.status == "finished" and not self.finished_sent:
                 self.finished_sent = True
                 await self.send(self.service.finished_frame(table, self.seat))
@@ -172,7 +176,7 @@ class Connection:
                     )
             else:
                 await self.service.catch_up(self.table, notice.get("move"))
-                await self.send_state(force=kind == "status")
+                await self.send_state(force=kind in ("status", "race"))
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -226,8 +230,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         code = "bad_name" if where == "name" else "bad_request"
         return JSONResponse({"code": code, "message": f"{where}: {err['msg']}"}, status_code=422)
 
+    http_rates = ClientRates(settings.http_rate_per_second, settings.http_rate_burst)
+
     @app.middleware("http")
     async def body_cap(request: Request, call_next: Any) -> Any:
+        if request.url.path.startswith("/api/"):
+            wait = http_rates.retry_after(request.client.host if request.client else "?")
+            if wait:
+                metrics.refused.labels("rate_limited").inc()
+                return JSONResponse(
+                    {
+                        "code": "rate_limited",
+                        "message": f"too many requests: retry in {wait:.1f} s",
+                        "retry_after": round(wait, 3),
+                    },
+                    status_code=429,
+                    headers={"Retry-After": ClientRates.header(wait)},
+                )
         length = request.headers.get("content-length")
         if length and (not length.isdigit() or int(length) > MAX_FRAME):
             return JSONResponse(
@@ -309,8 +328,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/tables")
     async def list_tables() -> list[dict[str, Any]]:
-        """Tables waiting for players."""
-        return service.open_tables()
+        """Tables waiting for players, on every server process (the newest 200)."""
+        return await service.open_tables()
 
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str) -> dict[str, Any]:
@@ -350,6 +369,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         token = bearer(authorization)
         done = await service.act(table_id, token, body.move, body.action)
         table = service.get(table_id)
+        await service.settled(table)
         return service.frame(table, done.seat, since=None)
 
     @app.get("/api/tables/{table_id}/view")
@@ -357,6 +377,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table = await service.find(table_id)
         token = bearer(authorization)
         seat = table.seat_of(token) if token else None
+        await service.settled(table)
         return service.frame(table, seat)
 
     @app.get("/api/tables/{table_id}/record")
@@ -450,7 +471,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     async def refuse(ws: WebSocket, e: ServerError, code: int) -> None:
         try:
-            await ws.send_text(json.dumps(e.frame()))
+            await ws.send_text(wire.dumps(e.frame()))
             await ws.close(code=code, reason=e.code)
         except (WebSocketDisconnect, RuntimeError):
             pass

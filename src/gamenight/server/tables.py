@@ -29,9 +29,9 @@ from gamenight.engine import (
     State,
     UnknownGame,
 )
-from gamenight.engine.game import is_realtime
+from gamenight.engine.game import game_class, is_realtime
 
-from . import throws
+from . import throws, wire
 from .fanout import FanOut, LocalFanOut, Notice
 from .lease import Lease, LocalLease
 from .protocol import CreateTable, SeatSpec, ServerError, clean_name
@@ -45,6 +45,8 @@ DEALER = "dealer"
 TIMEOUT_PREFERENCE = ("stop", "take", "done", "decline", "end_turn", "give_up", "flip", "roll")
 EVENTS_ON_JOIN = 50
 STANDBY_SECONDS = 3.0  # how much later another process's bots and timers step in
+LOBBY_SIZE = 200  # waiting tables listed, newest first
+FRAME_CACHE = 4096  # encoded state frames kept, for all tables together
 
 
 def new_token() -> str:
@@ -112,6 +114,7 @@ class Table:
     spectators: int = 0
     deadline: float | None = None
     last_active: float = field(default_factory=time.time)
+    moved_at: float = 0.0  # when the last moves were stored (the row's updated_at)
     tasks: dict[Any, tuple[int, asyncio.Task[None]]] = field(default_factory=dict)
     bots: dict[int, Any] = field(default_factory=dict)
     rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
@@ -195,6 +198,54 @@ class Table:
         raise ServerError("bad_request", f"there is no seat {key!r} at this table")
 
 
+def lobby_summary(row: dict[str, Any]) -> dict[str, Any]:
+    """``Table.summary`` of a stored waiting table no connection of ours is at."""
+    seats, dealer = TableService._seats_from(row)
+    keyed: list[tuple[SeatKey, Seat]] = list(enumerate(seats))
+    if dealer is not None:
+        keyed.append((DEALER, dealer))
+    try:
+        title = game_class(row["game"]).title
+    except UnknownGame:
+        title = row["game"]
+    return {
+        "table_id": row["id"],
+        "game": row["game"],
+        "title": title,
+        "options": row["options"],
+        "status": row["status"],
+        "move": 0,
+        "seats": [
+            {
+                "seat": key,
+                "kind": s.kind,
+                "name": s.name,
+                "level": s.level,
+                "strategy": s.strategy,
+                "taken": s.kind == "bot" or s.token_hash is not None,
+                "connected": False,
+            }
+            for key, s in keyed
+        ],
+        "turn_seconds": row["turn_seconds"],
+        "bot_pace": row["bot_pace"],
+        "rematch_of": row.get("rematch_of"),
+        "rematch": row.get("rematch"),
+        "spectators": 0,
+    }
+
+
+def merge_race(theirs: Any, ours: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Another process's race record, with the arrivals we saw at the same flip and it did not."""
+    if not isinstance(theirs, dict):
+        return ours
+    if ours is None or ours.get("move") != theirs.get("move"):
+        return theirs
+    arrivals = list(theirs.get("arrivals", []))
+    arrivals += [a for a in ours["arrivals"] if a not in arrivals]
+    return {**theirs, "arrivals": arrivals}
+
+
 def engine_seat(key: SeatKey) -> int | None:
     return None if key == DEALER else int(key)
 
@@ -239,6 +290,7 @@ class TableService:
         self._idle_task: asyncio.Task[None] | None = None
         self._following: dict[str, Callable[[], None]] = {}
         self.on_move: Callable[[Table, Accepted, float], None] | None = None
+        self._frames: dict[tuple[Any, ...], tuple[Any, str, int]] = {}
 
     # --- life cycle ------------------------------------------------------------------------
     async def restore(self) -> int:
@@ -287,7 +339,7 @@ class TableService:
             rematch_of=row.get("rematch_of"),
             rematch=row.get("rematch"),
         )
-        table.last_active = row.get("updated_at") or time.time()
+        table.last_active = table.moved_at = row.get("updated_at") or time.time()
         table.last_call_move = self._last_call(state)
         self._make_bots(table)
         return table
@@ -384,8 +436,17 @@ class TableService:
         self.tables.pop(table.id, None)
         self._unfollow(table.id)
 
-    def open_tables(self) -> list[dict[str, Any]]:
-        return [t.summary() for t in self.tables.values() if t.status == "waiting"]
+    async def open_tables(self, limit: int = LOBBY_SIZE) -> list[dict[str, Any]]:
+        """The lobby: the newest waiting tables of every process, read from storage (ours are
+        summarised from memory, which also knows who is connected)."""
+        out = []
+        for row in await self.storage.load_tables(status="waiting", limit=limit):
+            live = self.tables.get(row["id"])
+            if live is None:
+                out.append(lobby_summary(row))
+            elif live.status == "waiting":
+                out.append(live.summary())
+        return out
 
     # --- creating and seating ---------------------------------------------------------------
     async def create(self, spec: CreateTable, rematch_of: Table | None = None) -> tuple[Table, str]:
@@ -585,6 +646,10 @@ class TableService:
                 if running is not None and running[0] == seat:  # acted: a fresh timer next
                     running[1].cancel()
                     del table.tasks["timer"]
+        except ServerError as e:
+            if e.code == "too_late":  # the race record grew: every screen shows it
+                await self._notify(table, "race")
+            raise
         finally:
             self.in_flight -= 1
         if timer:  # announced first, with the move the default action was played at
@@ -661,14 +726,17 @@ class TableService:
     async def _commit(self, table: Table, first: int, new: list[tuple[int | None, Any]]) -> None:
         """Store the moves; if that fails, forget them (rebuild from storage) and refuse."""
         try:
-            await self.storage.append_moves(table.id, first, new, status=table.status)
+            now = self.clock()
+            await self.storage.append_moves(
+                table.id, first, new, status=table.status, updated_at=now
+            )
         except Exception:
             log.exception("could not store moves of table %s", table.id)
             await self._reload(table)
             raise ServerError(
                 "server_error", "the move could not be stored; nothing changed"
             ) from None
-        table.last_active = self.clock()
+        table.last_active = table.moved_at = now
 
     async def _reload(self, table: Table) -> None:
         row = await self.storage.load_table(table.id)
@@ -692,15 +760,22 @@ class TableService:
         table = self.tables.get(str(notice.get("table_id")))
         if table is None or "origin" not in notice:
             return
-        moves_only = notice.get("kind") == "moves"
+        moves_only = notice.get("kind") in ("moves", "race")
         async with table.lock:
             move = notice.get("move")
             if not (moves_only and isinstance(move, int) and table.move >= move):  # not yet had
                 await self._catch_up(table, row=not moves_only)
+        if table.move == move and isinstance(notice.get("moved_at"), float):
+            table.moved_at = notice["moved_at"]
         if notice.get("kind") in ("moves", "status"):
             # Bots and timers run where the last move was made; we keep a later standby copy,
             # cancelled by the next notice, so a table still moves on if that process died.
             self._schedule(table, standby=STANDBY_SECONDS)
+        if table.move == move:  # the writer's race record and turn deadline, shown by all
+            if "race" in notice:
+                table.race = merge_race(notice["race"], table.race)
+            if "deadline" in notice:
+                table.deadline = notice["deadline"]
 
     async def _catch_up(self, table: Table, row: bool = False) -> None:
         """Under the table's lock: stored moves we lack, and (``row``) its seats and status."""
@@ -727,6 +802,35 @@ class TableService:
         table.race["arrivals"].append({"seat": seat, "type": kind, "result": result})
 
     # --- what each connection sees ----------------------------------------------------------
+    @staticmethod
+    async def settled(table: Table) -> None:
+        """Wait out a write in flight (applied in memory, its commit awaited under the table's
+        lock), so a frame built right after, with no await between, shows only stored moves."""
+        if table.lock.locked():
+            async with table.lock:
+                pass
+
+    def frame_text(self, table: Table, seat: SeatKey | None, since: int | None) -> tuple[str, int]:
+        """``frame`` as JSON text and its event count, built once per change of the table and
+        shared by every connection that sees it from the same point (a seat's tabs, spectators)."""
+        race = table.race
+        stamp = (
+            id(table.state),
+            table.move,
+            table.status,
+            table.deadline,
+            None if race is None else (race["move"], len(race["arrivals"])),
+        )
+        key = (table.id, seat, since)
+        cached = self._frames.pop(key, None)
+        if cached is None or cached[0] != stamp:
+            frame = self.frame(table, seat, since)
+            cached = (stamp, wire.dumps(frame), frame["event_count"])
+            if len(self._frames) >= FRAME_CACHE:  # the oldest goes: tables long moved on
+                del self._frames[next(iter(self._frames))]
+        self._frames[key] = cached
+        return cached[1], cached[2]
+
     def frame(self, table: Table, seat: SeatKey | None, since: int | None = None) -> dict[str, Any]:
         """The ``state`` frame for one seat (None: spectator): only what it may see."""
         st = table.state
@@ -779,9 +883,12 @@ class TableService:
 
     # --- bots, timers, expiry ---------------------------------------------------------------
     async def _notify(self, table: Table, kind: str, **extra: Any) -> None:
-        notice: Notice = {"table_id": table.id, "move": table.move, "kind": kind, **extra}
         if kind in ("moves", "status"):
             self._schedule(table)
+        notice: Notice = {"table_id": table.id, "move": table.move, "kind": kind, **extra}
+        if kind in ("moves", "status", "race"):  # public: other processes show the same
+            notice["race"], notice["deadline"] = table.race, table.deadline
+            notice["moved_at"] = table.moved_at
         await self.fanout.publish(table.id, notice)
 
     def _cancel_tasks(self, table: Table) -> None:
@@ -829,8 +936,12 @@ class TableService:
         if due is None:
             table.deadline = None
         elif current is None and table.turn_seconds:
-            table.deadline = self.clock() + table.turn_seconds
-            timer = self._timeout(table, due, table.turn_seconds + standby)
+            # from the stored move, so every process that loads the table shows the same one
+            now = self.clock()
+            table.deadline = table.moved_at + table.turn_seconds
+            if table.deadline <= now:  # the table was idle or down: a whole turn from now
+                table.deadline = now + table.turn_seconds
+            timer = self._timeout(table, due, table.deadline - now + standby)
             table.tasks["timer"] = (due, asyncio.create_task(timer))
 
     def _bot_plan(

@@ -1,0 +1,171 @@
+"""What every server process must agree on: the lobby, the race record and the turn deadline;
+and the per-client limit on the HTTP API."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from gamenight.server.app import Settings, build_fanout, build_lease
+from gamenight.server.limits import ClientRates
+from gamenight.server.protocol import CreateTable, SeatSpec, ServerError
+from gamenight.server.storage import Storage
+from gamenight.server.tables import TableService, merge_race
+from services import ServerProcess
+
+HUMANS = [SeatSpec(kind="human")] * 2
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+# --- the HTTP rate limit ------------------------------------------------------------------------
+def test_a_client_gets_its_burst_then_waits_as_retry_after_says() -> None:
+    clock = Clock()
+    rates = ClientRates(rate=2, burst=3, clock=clock)
+    assert [rates.retry_after("a") for _ in range(3)] == [0, 0, 0]
+    wait = rates.retry_after("a")
+    assert wait == pytest.approx(0.5) and ClientRates.header(wait) == "1"
+    assert rates.retry_after("b") == 0  # another client has its own bucket
+    clock.now += wait
+    assert rates.retry_after("a") == 0
+    assert rates.retry_after("a") > 0
+    clock.now += 10  # refills up to the burst, not beyond
+    assert [rates.retry_after("a") for _ in range(4)][-1] > 0
+
+
+def test_a_zero_rate_never_limits() -> None:
+    rates = ClientRates(rate=0, burst=0)
+    assert all(rates.retry_after("a") == 0 for _ in range(1000))
+
+
+@pytest.mark.server
+async def test_the_api_answers_a_flood_with_429_and_retry_after(
+    start_server: Callable[..., ServerProcess],
+) -> None:
+    server = start_server(None, "--http-rate-limit", "2")  # bursts of 10
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+        answers = await asyncio.gather(*(http.get("/api/tables") for _ in range(30)))
+        limited = [r for r in answers if r.status_code == 429]
+        assert len([r for r in answers if r.status_code == 200]) >= 10
+        assert limited, "30 requests at once, 10 allowed: some must be refused"
+        for r in limited:
+            assert r.json()["code"] == "rate_limited"
+            assert int(r.headers["Retry-After"]) >= 1
+        # the rest of the server is not an API route: health checks still pass
+        assert (await http.get("/healthz")).status_code == 200
+        # another client (behind the trusted local proxy) is not held back by this one
+        other = await http.get("/api/tables", headers={"X-Forwarded-For": "10.9.8.7"})
+        assert other.status_code == 200
+        await asyncio.sleep(int(limited[-1].headers["Retry-After"]))
+        assert (await http.get("/api/tables")).status_code == 200
+
+
+# --- the lobby across processes -----------------------------------------------------------------
+async def test_the_lobby_lists_waiting_tables_another_process_created(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'shared.db'}"
+    one, two = Storage(url), Storage(url)  # two processes' storage on one database
+    await one.migrate()
+    a, b = TableService(one), TableService(two)
+    try:
+        table, host = await a.create(CreateTable(game="shake", seats=HUMANS))
+        await a.join(table.id, "Ann")
+        lobby = {t["table_id"]: t for t in await b.open_tables()}
+        assert table.id not in b.tables  # listed from storage, not loaded
+        seen = lobby[table.id]
+        assert seen["game"] == "shake" and seen["status"] == "waiting"
+        assert seen["title"] == table.summary()["title"]
+        assert [s["taken"] for s in seen["seats"]] == [True, False]
+        assert seen["seats"][0]["name"] == "Ann"
+        assert {k for k in seen} == set(table.summary())
+        await a.join(table.id, "Bob")
+        await a.start(table.id, host)
+        assert table.id not in {t["table_id"] for t in await b.open_tables()}
+        assert table.id not in {t["table_id"] for t in await a.open_tables()}
+    finally:
+        for service in (a, b):
+            await service.shutdown()
+            await service.storage.close()
+
+
+# --- the race record and the turn deadline across processes -------------------------------------
+def test_merging_race_records_keeps_every_arrival_once() -> None:
+    good = {"seat": 0, "type": "snap", "result": "good"}
+    late = {"seat": 1, "type": "snap", "result": "too late"}
+    theirs = {"move": 7, "arrivals": [good]}
+    merged = merge_race(theirs, {"move": 7, "arrivals": [good, late]})
+    assert merged is not None and merged["arrivals"] == [good, late]
+    assert merge_race(theirs, {"move": 6, "arrivals": [late]}) == theirs
+    assert merge_race(None, theirs) == theirs
+
+
+@pytest.fixture
+async def two_processes(tmp_path: Path, redis_url: str) -> AsyncIterator[list[TableService]]:
+    """Two table services sharing one database through Redis, as two server processes do."""
+    url = f"sqlite:///{tmp_path / 'shared.db'}"
+    services = []
+    for _ in range(2):
+        storage = Storage(url)
+        await storage.migrate()
+        fanout = build_fanout(Settings(redis_url=redis_url))
+        await fanout.start()
+        services.append(TableService(storage, fanout, lease=build_lease(fanout)))
+    yield services
+    for service in services:
+        await service.shutdown()
+        await service.fanout.close()
+        await service.storage.close()
+
+
+async def until(check: Callable[[], Any], timeout: float = 20) -> None:
+    async def wait() -> None:
+        while not check():
+            await asyncio.sleep(0.02)
+
+    await asyncio.wait_for(wait(), timeout)
+
+
+@pytest.mark.redis
+async def test_both_processes_show_the_same_race_record_and_deadline(
+    two_processes: list[TableService],
+) -> None:
+    a, b = two_processes
+    spec = CreateTable(game="snap", seats=[SeatSpec(kind="human")] * 3, turn_seconds=60)
+    table, host = await a.create(spec)
+    tokens = [(await a.join(table.id, f"P{i}", i))[1] for i in range(3)]
+    await a.start(table.id, host)
+    there = await b.find(table.id)
+    await until(lambda: there.status == "playing" and there.deadline is not None)
+    assert table.deadline is not None and there.deadline == table.deadline  # A's, not B's own
+    # flip on A until a call is open
+    for _ in range(200):
+        if any(a["type"] == "snap" for s in range(3) for a in table.state.legal_actions(s)):
+            break
+        turn = table.state.actors()[0]
+        await a.act(table.id, tokens[turn], table.move, {"type": "flip"})
+    callers = [s for s in range(3) if {"type": "snap"} in table.state.legal_actions(s)][:2]
+    assert len(callers) == 2, "no flip opened a call in 200 flips"
+    flip = table.move
+    await a.act(table.id, tokens[callers[0]], flip, {"type": "snap"})  # first, on A
+    await until(lambda: there.move == table.move and there.race is not None)
+    with pytest.raises(ServerError) as late:  # second, on B, against the same flip
+        await b.act(table.id, tokens[callers[1]], flip, {"type": "snap"})
+    assert late.value.code == "too_late"
+    await until(lambda: table.race is not None and len(table.race["arrivals"]) == 2)
+    race = table.race
+    assert race is not None and race == there.race
+    assert [x["seat"] for x in race["arrivals"]] == callers
+    assert race["arrivals"][1]["result"] == "too late"
+    # the frame each process sends shows the same
+    assert a.frame(table, None)["race"] == b.frame(there, None)["race"]
+    assert a.frame(table, None)["deadline"] == b.frame(there, None)["deadline"]
