@@ -108,6 +108,7 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     last_call_move: int = 0
     race: dict[str, Any] | None = None
+    chat: list[dict[str, Any]] | None = None  # the newest chat messages (server/chat.py)
     connected: dict[SeatKey, int] = field(default_factory=dict)
     spectators: int = 0
     deadline: float | None = None
@@ -585,6 +586,10 @@ class TableService:
                 if running is not None and running[0] == seat:  # acted: a fresh timer next
                     running[1].cancel()
                     del table.tasks["timer"]
+        except ServerError as e:
+            if e.code == "too_late":  # no move, but the race changed: everyone sees it now
+                await self._notify(table, "race", race=table.race)
+            raise
         finally:
             self.in_flight -= 1
         if timer:  # announced first, with the move the default action was played at
@@ -692,6 +697,15 @@ class TableService:
         table = self.tables.get(str(notice.get("table_id")))
         if table is None or "origin" not in notice:
             return
+        if "race" in notice:  # public and kept in memory only: the notice carries it
+            table.race = notice["race"]
+        if notice.get("kind") == "race":
+            return
+        if notice.get("kind") == "chat":
+            from .chat import absorb
+
+            await absorb(self, table)
+            return
         moves_only = notice.get("kind") == "moves"
         async with table.lock:
             move = notice.get("move")
@@ -780,6 +794,8 @@ class TableService:
     # --- bots, timers, expiry ---------------------------------------------------------------
     async def _notify(self, table: Table, kind: str, **extra: Any) -> None:
         notice: Notice = {"table_id": table.id, "move": table.move, "kind": kind, **extra}
+        if kind == "moves" and table.realtime:  # other processes show the same race
+            notice["race"] = table.race
         if kind in ("moves", "status"):
             self._schedule(table)
         await self.fanout.publish(table.id, notice)
