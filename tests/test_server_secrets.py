@@ -97,6 +97,10 @@ def check_frames(
             for m in frame["record"]["moves"]:
                 if m["seat"] is None and realtime:
                     assert not set(strings(m["action"])) & CARDS - seen, "a hidden card"
+        elif frame["type"] == "race":  # public: who called in what order, no card
+            assert realtime and set(frame) == {"type", "move", "race"}
+            for arrival in frame["race"]["arrivals"]:
+                assert set(arrival) == {"seat", "type", "result"}
         elif frame["type"] not in ("welcome", "seats", "timeout", "pong", "error"):
             raise AssertionError(f"unexpected frame {frame}")
         cards = set(strings(frame)) & CARDS

@@ -141,4 +141,15 @@ def watch_errors(page: Any) -> list[str]:
 def shot(page: Any, name: str) -> None:
     """Save a screenshot for the README (docs/screenshots/NAME.png)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    size = page.viewport_size
+    tall = page.evaluate("document.documentElement.scrollHeight")
+    if size and tall > size["height"]:
+        # a window as tall as the page: moves kept at the bottom of a phone's screen (sticky)
+        # sit where they belong instead of over the middle of a stitched full-page picture
+        page.set_viewport_size({"width": size["width"], "height": tall})
+        page.wait_for_timeout(100)
+    try:
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    finally:
+        if size:
+            page.set_viewport_size(size)

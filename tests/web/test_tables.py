@@ -164,14 +164,13 @@ def test_snap_race_shows_the_servers_order(server: Server, new_context: Any) -> 
     hold["on"] = False
     for message in held:  # the backlog arrives, in order, once the link is fast again
         link["page_side"].send(message)
-    # Ben is told at once that he was too late; the next flip brings the race to everyone
-    ben.wait_for_function("document.querySelectorAll('[data-testid=race] li').length >= 2")
-    flipper = ann if ann.locator("#controls button.act-flip").count() else ben
-    flipper.keyboard.press("f")
+    # the call that came too late changes no card, yet both pages show it at once: nobody flips
+    move = server.call("GET", f"/api/tables/{tid}/view")["move"]
     for page in (ann, ben):
         page.wait_for_function(
             "document.querySelectorAll('[data-testid=race] li').length >= 2", timeout=10000
         )
+    assert server.call("GET", f"/api/tables/{tid}/view")["move"] == move
     order = ann.locator("[data-testid=race] li").all_inner_texts()
     assert order == ben.locator("[data-testid=race] li").all_inner_texts()
     race = server.call("GET", f"/api/tables/{tid}/view")["race"]
@@ -316,3 +315,82 @@ def test_turn_timer_counts_down_and_the_table_moves_on(server: Server, context: 
     assert re.fullmatch(r"⏱ \d s", page.locator("#timer").inner_text())
     page.wait_for_selector("#banner:not([hidden])", timeout=15000)
     assert "Time ran out for Sam" in page.locator("#banner").inner_text()
+
+
+def chat_lines(page: Any) -> list[str]:
+    return [t.strip() for t in page.locator("#chat-log li .chat-text").all_inner_texts()]
+
+
+def test_two_players_chat_and_markup_stays_text(server: Server, new_context: Any) -> None:
+    tid, sam_token = start_with(server, "shake", [HUMAN, HUMAN], bot_pace="human")
+    kim_token = server.call("POST", f"/api/tables/{tid}/join", {"name": "Kim", "seat": 1})["token"]
+    sam = sit(new_context(), server, tid, 0, sam_token, "Sam")
+    kim = sit(new_context(has_touch=True), server, tid, 1, kim_token, "Kim")
+    errors = [watch_errors(sam), watch_errors(kim)]
+    evil = "<img src=x onerror=alert(1)>"
+    # Sam types a line of markup and presses Enter
+    sam.get_by_label("Message to the table").fill(evil)
+    sam.get_by_label("Message to the table").press("Enter")
+    for page in (sam, kim):
+        page.wait_for_function("document.querySelectorAll('#chat-log li').length === 1")
+        assert chat_lines(page) == [evil]  # shown as the characters typed
+        assert "Sam:" in page.locator("#chat-log li").first.inner_text()
+        assert page.locator("#chat img, #chat-log script").count() == 0
+    assert sam.get_by_label("Message to the table").input_value() == ""
+    # Kim answers by touch: taps the field, types, taps Send
+    kim.get_by_label("Message to the table").tap()
+    kim.keyboard.type("nice try & <b>bold</b>?")
+    kim.get_by_role("button", name="Send").tap()
+    for page in (sam, kim):
+        page.wait_for_function("document.querySelectorAll('#chat-log li').length === 2")
+        assert chat_lines(page) == [evil, "nice try & <b>bold</b>?"]
+        assert page.locator("#chat b").count() == 0
+    # typing in the chat is not a move: the game's keys are off while the field has focus
+    move = server.call("GET", f"/api/tables/{tid}/view")["move"]
+    sam.get_by_label("Message to the table").fill("")
+    sam.get_by_label("Message to the table").press("1")
+    sam.get_by_label("Message to the table").press("Backspace")
+    # a refused line comes back as the server's reason, and the text stays to be fixed
+    sam.get_by_label("Message to the table").fill("abc\u202edef")
+    sam.get_by_role("button", name="Send").click()
+    sam.wait_for_function("document.querySelector('#chat-note').innerText.includes('control')")
+    assert sam.get_by_label("Message to the table").input_value() == "abc\u202edef"
+    assert len(chat_lines(sam)) == 2
+    assert server.call("GET", f"/api/tables/{tid}/view")["move"] == move
+    # a reload shows the recent chat; a spectator reads it but has no field to write in
+    kim.reload()
+    kim.wait_for_selector("#conn.open")
+    kim.wait_for_function("document.querySelectorAll('#chat-log li').length === 2")
+    assert chat_lines(kim) == [evil, "nice try & <b>bold</b>?"]
+    watcher = new_context().new_page()
+    errors.append(watch_errors(watcher))
+    watcher.goto(f"{server.base}/t/{tid}")
+    watcher.wait_for_function("document.querySelectorAll('#chat-log li').length === 2")
+    assert watcher.locator("#chat-form").is_hidden()
+    assert watcher.locator("img").count() == 0
+    shot(sam, "chat")
+    for found in errors:
+        assert not found, found
+
+
+def test_chat_at_a_phone_width(server: Server, new_context: Any) -> None:
+    made = server.table("snap", [HUMAN, BOT])
+    tid = made["table_id"]
+    token = server.call("POST", f"/api/tables/{tid}/join", {"name": "Sam", "seat": 0})["token"]
+    phone = sit(new_context(viewport={"width": 360, "height": 740}, has_touch=True), server, tid, 0,
+                token, "Sam")  # fmt: skip
+    # in the waiting room the chat sits under the seats, usable before the game starts
+    phone.wait_for_selector("#chat:not([hidden])")
+    phone.get_by_label("Message to the table").tap()
+    phone.keyboard.type("ready when you are " * 8)
+    phone.get_by_role("button", name="Send").tap()
+    phone.wait_for_function("document.querySelectorAll('#chat-log li').length === 1")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    box = phone.locator("#chat-send").bounding_box()
+    assert box and box["x"] + box["width"] <= 360 and box["height"] >= 44
+    server.call("POST", f"/api/tables/{tid}/start", token=made["host_token"])
+    phone.wait_for_selector("#play:not([hidden])")
+    phone.wait_for_selector("#side #chat:not([hidden])")  # moved beside the table
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    assert len(chat_lines(phone)) == 1
+    shot(phone, "chat-phone")

@@ -23,7 +23,7 @@ from starlette.websockets import WebSocketState
 import gamenight
 from gamenight.engine.game import game_class, is_realtime
 
-from . import wire
+from . import chat, wire
 from .fanout import FanOut, LocalFanOut, Notice
 from .lease import Lease, LocalLease
 from .limits import ClientRates
@@ -32,11 +32,13 @@ from .protocol import (
     FRAME_TYPES,
     MAX_FRAME,
     ActionFrame,
+    ChatFrame,
     CreateTable,
     Hello,
     JoinTable,
     PlayAction,
     ServerError,
+    clean_chat,
 )
 from .replay import add_replay_route
 from .storage import Storage
@@ -127,6 +129,8 @@ class Connection:
         self.finished_sent = False
         self.send_lock = asyncio.Lock()
         self.queue: asyncio.Queue[Notice] = asyncio.Queue(maxsize=256)
+        self.chat_sent: set[int] = set()  # ids of the chat messages this connection was sent
+        self.chat_limit = RateLimit(chat.CHAT_PER_SECOND, chat.CHAT_BURST)
 
     async def send(self, frame: dict[str, Any]) -> None:
         await self.send_text(wire.dumps(frame))
@@ -152,6 +156,23 @@ class Connection:
                 self.finished_sent = True
                 await self.send(self.service.finished_frame(table, self.seat))
 
+    async def send_chat(
+        self, ref: str | None | bool = False, said: dict[str, Any] | None = None
+    ) -> None:
+        """The table's chat messages this connection has not been sent yet; a reply (``ref``)
+        always holds the message ``said`` as the server stored it."""
+        async with self.send_lock:
+            fresh = [m for m in self.table.chat or [] if m["id"] not in self.chat_sent]
+            if said is not None and said not in fresh:
+                fresh = sorted([*fresh, said], key=lambda m: int(m["id"]))
+            if not fresh and ref is False:
+                return
+            self.chat_sent = {m["id"] for m in self.table.chat or []}
+            frame: dict[str, Any] = {"type": "chat", "messages": fresh}
+            if ref is not False:
+                frame["ref"] = ref
+            await self.send(frame)
+
     async def on_notice(self, notice: Notice) -> None:
         with contextlib.suppress(asyncio.QueueFull):  # a slow client gets the newest state later
             self.queue.put_nowait(notice)
@@ -174,9 +195,16 @@ class Connection:
                             "move": notice.get("move"),
                         }
                     )
+            elif kind == "race":  # a call too late to change the table changed the race
+                async with self.send_lock:
+                    await self.send(
+                        {"type": "race", "move": self.table.move, "race": self.table.race}
+                    )
+            elif kind == "chat":
+                await self.send_chat()
             else:
                 await self.service.catch_up(self.table, notice.get("move"))
-                await self.send_state(force=kind in ("status", "race"))
+                await self.send_state(force=kind == "status")
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -451,6 +479,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 {"type": "welcome", "table": table.summary(), "seat": seat, "role": hello.role}
             )
             await conn.send_state(force=True)
+            await chat.recent(service, table)
+            await conn.send_chat()  # the table's recent chat, when there is any
             await service.fanout.publish(
                 table.id, {"table_id": table.id, "move": table.move, "kind": "seats"}
             )
@@ -550,7 +580,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         kind = frame.get("type")
         if kind not in FRAME_TYPES:
             raise ServerError(
-                "unknown_type", f"unknown frame type {kind!r} (known: action, sync, ping)"
+                "unknown_type", f"unknown frame type {kind!r} (known: action, sync, ping, chat)"
             )
         if kind == "ping":
             async with conn.send_lock:
@@ -560,6 +590,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await conn.send_state(ref=ref, force=True)
         elif kind == "hello":
             raise ServerError("bad_frame", "hello is the first frame only")
+        elif kind == "chat":
+            try:
+                said = ChatFrame.model_validate(frame)
+            except ValidationError as e:
+                err = e.errors()[0]
+                where = ".".join(str(p) for p in err["loc"])
+                raise ServerError("bad_chat", f"{where}: {err['msg']}") from None
+            if conn.seat is None:
+                raise ServerError("spectator", "take a seat to chat; spectators read along")
+            text = clean_chat(said.text)  # a refused line costs no chat token
+            if not conn.chat_limit.allow():
+                raise ServerError(
+                    "rate_limited", f"slow down: at most {chat.CHAT_BURST:g} chat lines at once"
+                )
+            stored = await chat.say(conn.service, conn.table, conn.seat, text)
+            await conn.send_chat(ref=ref, said=stored)
         else:
             try:
                 act = ActionFrame.model_validate(frame)

@@ -11,6 +11,7 @@ from gamenight.engine import GamenightError
 
 MAX_FRAME = 16 * 1024  # bytes of one client frame
 MAX_NAME = 24
+MAX_CHAT = 200  # characters of one chat message
 MARKUP = set("<>&\"'`")
 
 # error code -> HTTP status
@@ -34,6 +35,7 @@ STATUS: dict[str, int] = {
     "illegal_action": 422,
     "malformed_action": 422,
     "bad_name": 422,
+    "bad_chat": 422,
     "bad_option": 422,
     "bad_request": 422,
     "rate_limited": 429,
@@ -81,7 +83,13 @@ class ActionFrame(Strict):
     ref: str | None = Field(default=None, max_length=64)
 
 
-FRAME_TYPES = ("hello", "action", "sync", "ping")
+class ChatFrame(Strict):
+    type: Literal["chat"]
+    text: str = Field(max_length=4 * MAX_CHAT)  # measured exactly by clean_chat
+    ref: str | None = Field(default=None, max_length=64)
+
+
+FRAME_TYPES = ("hello", "action", "sync", "ping", "chat")
 
 
 class SeatSpec(Strict):
@@ -120,3 +128,22 @@ def clean_name(name: str) -> str:
         if ch in MARKUP:
             raise ServerError("bad_name", f"a display name may not hold markup ({ch!r})")
     return name
+
+
+KEPT_FORMATS = {"\u200d"}  # the zero-width joiner builds emoji sequences; other formats are refused
+
+
+def clean_chat(text: str) -> str:
+    """One chat line: printable text of 1 to MAX_CHAT characters; markup stays plain text."""
+    text = unicodedata.normalize("NFC", text).strip()
+    if not text:
+        raise ServerError("bad_chat", "a chat message needs some text")
+    if len(text) > MAX_CHAT:
+        raise ServerError("bad_chat", f"a chat message has at most {MAX_CHAT} characters")
+    for ch in text:
+        kind = unicodedata.category(ch)
+        if (kind[0] == "C" and ch not in KEPT_FORMATS) or kind in ("Zl", "Zp"):
+            raise ServerError(
+                "bad_chat", f"a chat message may not hold control character U+{ord(ch):04X}"
+            )
+    return text

@@ -22,10 +22,12 @@ from sqlalchemy import (
     Column,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
     Table,
+    Text,
     event,
     insert,
     select,
@@ -85,6 +87,18 @@ moves = Table(
     Column("idx", Integer, primary_key=True, autoincrement=False),
     Column("seat", Integer, nullable=True),
     Column("action", JSON, nullable=False),
+)
+
+chat = Table(  # a table's chat: kept beside the moves, never part of the game's record
+    "chat",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False),
+    Column("seat", String(8), nullable=False),  # "0", "1", ... or "dealer"
+    Column("name", String(64), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("at", Float, nullable=False),
+    Index("ix_chat_table_id", "table_id", "id"),
 )
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -307,3 +321,22 @@ class Storage:
                 .limit(1)
             )
         return 0 if n is None else int(n) + 1
+
+    async def add_chat(self, table_id: str, seat: str, name: str, text: str) -> dict[str, Any]:
+        """Store one chat message (committed when this returns); returns it with its id."""
+        row = {"table_id": table_id, "seat": seat, "name": name, "text": text, "at": time.time()}
+        async with self._write_lock, self.engine.begin() as conn:
+            result = await conn.execute(insert(chat).values(**row))
+            key = result.inserted_primary_key
+            assert key is not None
+            row["id"] = int(key[0])
+        return row
+
+    async def load_chat(self, table_id: str, last: int = 50) -> list[dict[str, Any]]:
+        """A table's newest ``last`` chat messages, oldest first."""
+        query = (
+            select(chat).where(chat.c.table_id == table_id).order_by(chat.c.id.desc()).limit(last)
+        )
+        async with self.reader.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [dict(r._mapping) for r in reversed(rows)]

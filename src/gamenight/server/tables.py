@@ -110,6 +110,7 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     last_call_move: int = 0
     race: dict[str, Any] | None = None
+    chat: list[dict[str, Any]] | None = None  # the newest chat messages (server/chat.py)
     connected: dict[SeatKey, int] = field(default_factory=dict)
     spectators: int = 0
     deadline: float | None = None
@@ -759,6 +760,11 @@ class TableService:
         hear of it (the fan-out calls this first). Our own notices carry no origin."""
         table = self.tables.get(str(notice.get("table_id")))
         if table is None or "origin" not in notice:
+            return
+        if notice.get("kind") == "chat":
+            from .chat import absorb
+
+            await absorb(self, table)
             return
         moves_only = notice.get("kind") in ("moves", "race")
         async with table.lock:

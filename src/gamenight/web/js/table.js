@@ -1,6 +1,6 @@
 // The table page: join a seat, wait for the start, then play whatever game the table holds.
 // The server decides everything; this page draws the state frames it sends and proposes actions.
-import { h, s, mount, letter, seatTag } from "./dom.js";
+import { h, s, mount, letter, seatTag, seatColor } from "./dom.js";
 import { api, seats, hostTokens, TableSocket, playerName, rememberName } from "./net.js";
 import { replayViewer } from "./replay.js";
 
@@ -61,6 +61,70 @@ function connection(status, reason) {
   c.className = `conn ${status}`;
   document.body.classList.toggle("offline", status !== "open");
   if (status === "closed" && reason) banner(reason);
+}
+
+// ---- chat ------------------------------------------------------------------------------------
+// Seated players talk; spectators read. Every name and line goes in as textContent, never markup.
+const chat = { seen: new Set(), pending: null };
+
+function chatLine(m) {
+  const who = h("span", { class: "chat-who" });
+  if (typeof m.seat === "number") {
+    who.append(h("span", { class: "seat-dot", style: `background:${seatColor(m.seat)}`, "aria-hidden": "true", text: letter(m.seat) }));
+  }
+  who.append(h("span", { class: "chat-name", text: `${m.name}:` }));
+  const at = new Date(m.at * 1000);
+  return h("li", { "data-id": m.id }, who, h("span", { class: "chat-text", text: m.text }),
+    h("time", { class: "chat-at", datetime: at.toISOString(), text: at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) }));
+}
+
+function onChat(frame) {
+  const log = $("chat-log");
+  const atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+  for (const m of frame.messages || []) {
+    if (chat.seen.has(m.id)) continue; // a reconnect sends the recent chat again
+    chat.seen.add(m.id);
+    const later = [...log.children].find((li) => Number(li.dataset.id) > m.id);
+    log.insertBefore(chatLine(m), later || null);
+  }
+  while (log.children.length > 100) log.firstChild.remove();
+  if (atEnd || frame.ref !== undefined) log.scrollTop = log.scrollHeight;
+  if (frame.ref !== undefined && frame.ref === chat.pending) {
+    chat.pending = null;
+    $("chat-text").value = "";
+    $("chat-note").textContent = "";
+  }
+}
+
+function chatRefused(frame) {
+  chat.pending = null;
+  $("chat-note").textContent = frame.message || frame.code; // the server's words, as text
+}
+
+function showChat() {
+  const panel = $("chat");
+  const waiting = app.summary?.status === "waiting";
+  // in the waiting room the chat sits under the seats; at play, beside the table
+  if (waiting && panel.parentElement !== $("main")) $("waiting").after(panel);
+  if (!waiting && panel.parentElement !== $("side")) $("side").insertBefore(panel, $("seats"));
+  const seated = app.seat !== null && app.seat !== undefined;
+  $("chat-form").hidden = !seated;
+  if (!seated) $("chat-note").textContent = "";
+  panel.querySelector("h2").textContent = seated ? "Chat" : "Chat (take a seat to talk)";
+  panel.hidden = false;
+}
+
+function sendChat(e) {
+  e.preventDefault();
+  const input = $("chat-text");
+  const text = input.value.trim();
+  if (!text) { input.focus(); return; }
+  const ref = `c${Date.now().toString(36)}`;
+  if (!app.socket?.send({ type: "chat", text, ref })) {
+    $("chat-note").textContent = "Not connected: the message was not sent.";
+    return;
+  }
+  chat.pending = ref;
 }
 
 // ---- joining ---------------------------------------------------------------------------------
@@ -153,6 +217,7 @@ function updateSummary(summary) {
   showWaiting();
   if (app.seat === null || app.seat === undefined) showJoin();
   else $("join").hidden = true;
+  showChat();
   drawSeats();
   if (app.frame) draw();
   if (summary.rematch && app.finished) offerRematch(summary.rematch);
@@ -271,6 +336,7 @@ function onState(frame) {
     app.summary = { ...app.summary, status: frame.status };
     $("waiting").hidden = frame.status !== "waiting";
     if (frame.status !== "waiting") $("join").hidden = true;
+    showChat();
   }
   // events cover [event_count - k, event_count): keep only lines this page has not shown yet
   let lines = frame.events || [];
@@ -388,10 +454,17 @@ let onFrame = function onFrame(frame) {
     case "finished":
       onFinished(frame);
       break;
+    case "chat":
+      onChat(frame);
+      break;
+    case "race": // a call too late to change the table still changed the race: show it now
+      if (app.frame) { app.frame = { ...app.frame, race: frame.race }; draw(); }
+      break;
     case "timeout":
       banner(`Time ran out for ${names()[frame.seat] ?? "a seat"}: the table played “${actionLabel(frame.action)}”.`, "info");
       break;
     case "error":
+      if (frame.ref !== undefined && frame.ref !== null && frame.ref === chat.pending) { chatRefused(frame); break; }
       app.pending = false;
       if (frame.code === "bad_token") {
         seats.clear(tableId);
@@ -399,8 +472,7 @@ let onFrame = function onFrame(frame) {
         app.socket?.close();
         connect();
       } else if (frame.code === "too_late") {
-        banner("Too late: someone else called first.", "info");
-        app.socket?.send({ type: "sync" }); // the race, with this call in its place
+        banner("Too late: someone else called first.", "info"); // the race frame follows
       } else if (frame.code === "stale_move") {
         app.socket?.send({ type: "sync" });
       } else {
@@ -419,7 +491,7 @@ function connect() {
 }
 
 function onKey(e) {
-  if (e.target.closest("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.target.closest("input, select, textarea, .chat") || e.ctrlKey || e.metaKey || e.altKey) return;
   if (!app.frame || $("play").hidden) return;
   const key = e.key === " " ? " " : e.key;
   const ctx = { legal: app.frame.legal_actions || [], act, view: app.frame.view };
@@ -456,6 +528,7 @@ async function main() {
   ready = true;
   for (const frame of early.splice(0)) dispatch(frame);
   document.addEventListener("keydown", onKey);
+  $("chat-form").addEventListener("submit", sendChat);
 }
 
 main();

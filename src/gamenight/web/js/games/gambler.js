@@ -23,6 +23,14 @@ function spaceName(space) {
 export default {
   title: "Gambler",
 
+  // off turn a seat may still take an IOU: that offer is no turn of its own
+  isMine(view, seat) {
+    if (view.winner !== null && view.winner !== undefined) return false;
+    if (view.phase === "marker") return view.marker_queue?.[0] === seat;
+    if (["turn", "doubles", "claim"].includes(view.phase)) return view.current === seat;
+    return undefined;
+  },
+
   turn(view, names) {
     if (view.winner !== null && view.winner !== undefined) return `${names[view.winner]} wins with ${money(view.players[view.winner].cash)}`;
     if (view.phase === "order") return "Throwing for the first player";
