@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
+TRUNCATED = -2  # a kernel's winner for a game a safety cap stopped (counted apart)
 
 
 def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -147,10 +148,13 @@ class Tally:
             self.figures.setdefault(k, Figure()).add(int(v))
 
     def add_batch(self, winners: np.ndarray, figures: Mapping[str, np.ndarray]) -> None:
-        """Add a batch of games: ``winners`` holds a seat or -1 (no single winner) per game."""
+        """Add a batch of games: ``winners`` holds a seat, -1 (no single winner) or
+        ``TRUNCATED`` per game."""
         w = np.asarray(winners, dtype=np.int64)
         self.games += int(w.size)
-        self.no_winner += int(np.count_nonzero(w < 0))
+        capped = int(np.count_nonzero(w == TRUNCATED))
+        self.truncated += capped
+        self.no_winner += int(np.count_nonzero(w < 0)) - capped
         by_seat = np.bincount(w[w >= 0], minlength=self.players)
         for s in range(self.players):
             self.wins[s] += int(by_seat[s])
