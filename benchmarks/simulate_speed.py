@@ -23,7 +23,7 @@ import gamenight
 from gamenight.analysis.runner import CHUNK, run
 from gamenight.analysis.simulate import play_out, seated_bots
 
-GAMES = ("snake-eyes", "shake", "snake-eyes-casino")  # the games with a kernel so far
+GAMES = ("snake-eyes", "shake", "snake-eyes-casino", "gambler")  # the games with a kernel so far
 
 
 def reference_rate(game_id: str, seconds: float) -> tuple[float, float]:
@@ -166,7 +166,7 @@ def main() -> None:
         result = run("snake-eyes", games, players=2)
         print(f"  {games:>13,} games: {result.seconds:8.1f} s, peak {peak_mib():7.1f} MiB")
         games *= 10
-    print("gambler, snap, slap-the-elephant: no kernel yet; nothing to compare.")
+    print("snap, slap-the-elephant: no kernel yet; nothing to compare.")
 
 
 if __name__ == "__main__":
