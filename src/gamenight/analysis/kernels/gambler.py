@@ -60,16 +60,8 @@ HIGH, SPLIT, STRAIGHT, PAIRS = range(4)  # Sweepstakes space shapes
 
 # phases and pending chance moves, as the engine names them
 ORDER, TURN, DOUBLES, MARKER, CLAIM, OVER = range(6)
-NONE, THROW_OFF, MOVE, AGAIN, TICKET, FORTUNE, HORSE, SHAKER = range(8)
+NONE, THROW_OFF, MOVE, AGAIN, TICKET, FORTUNE, HORSE_DEAL, SHAKER = range(8)
 FOR_SWEEP, FOR_LOTTERY = 0, 1
-
-# the game's scalars, kept in one int64 array ``g``
-(PHASE, CHANCE, CUR, START_DUE, MAY_BUY, TURNS, IOUS, SWEEPS, LOTTOS, RACES_HELD, BY_LIMIT,
- WINNER, QLEN, MARKED, HQLEN, DECK_N, UNSEEN_N, KNOWN_HEAD, KNOWN_N, SHAKER_FOR,
- MOVES) = range(21)  # fmt: skip
-NG = 21
-# the bot and options, in one int64 array ``prm``
-PLAYERS, FIRST, AUTO_CLAIM, MAX_TURNS, BUY_MIN, REPAY_MIN, ROLL_AGAIN = range(7)
 
 
 @cache
@@ -136,36 +128,68 @@ def tables(options: dict[str, Any]) -> tuple[np.ndarray, ...]:
             deck.astype(np.int64), horses, *spaces())  # fmt: skip
 
 
-def kernel_args(options: dict[str, Any]) -> tuple[np.ndarray, tuple[np.ndarray, ...], np.ndarray]:
-    """(``prm``, data arrays, marker preference) for ``play``."""
+# One flat int64 array ``s`` holds a game (scalars, then per-seat and per-card blocks) and one
+# ``d`` holds the table and the bot: every helper takes the two, so a call passes two arrays.
+(PHASE, CHANCE, CUR, START_DUE, MAY_BUY, TURNS, IOUS, SWEEPS, LOTTOS, RACES_HELD, BY_LIMIT,
+ WINNER, QLEN, MARKED, HQLEN, DECK_N, UNSEEN_N, KNOWN_HEAD, KNOWN_N, SHAKER_FOR,
+ MOVES) = range(21)  # fmt: skip
+SEATS, KINDS_MAX, CARDS_MAX, HORSES_MAX, SPACES_MAX, SHAKER_SPACES = 4, 30, 200, 6, 100, 12
+CASH = 24  # then position, IOU held, out, tickets held (count, kinds), marker queue, race
+POSN = CASH + SEATS  # queue, horse dealt to each in the race, horses taken, marker owners,
+IOU = POSN + SEATS  # the Shaker's dice, ticket pile (count per kind), Fortune cards unseen and
+OUT = IOU + SEATS  # seen (in deck order)
+NHELD = OUT + SEATS
+HELD = NHELD + SEATS
+QUEUE = HELD + SEATS * MAX_TICKETS
+HQ = QUEUE + SEATS
+HCARD = HQ + SEATS
+TAKEN = HCARD + SEATS
+OWNER = TAKEN + HORSES_MAX
+DICE = OWNER + SHAKER_SPACES
+DECK = DICE + 6
+UNSEEN = DECK + KINDS_MAX
+KNOWN = UNSEEN + CARDS_MAX
+STATE_SIZE = KNOWN + CARDS_MAX
+
+# ``d``: options and bot, then the Sweepstakes spaces, tickets, horses, board and cards
+PLAYERS, FIRST, AUTO_CLAIM, MAX_TURNS, BUY_MIN, REPAY_MIN, ROLL_AGAIN = range(7)
+N_SPACES, N_CARDS, N_KINDS, N_HORSES = range(7, 11)
+PREF = 16
+SHAPE = PREF + SHAKER_SPACES
+PA = SHAPE + SHAKER_SPACES
+PB = PA + SHAKER_SPACES
+PRIZE = PB + SHAKER_SPACES
+TA = PRIZE + SHAKER_SPACES
+TB = TA + KINDS_MAX
+DECK0 = TB + KINDS_MAX
+HORSE = DECK0 + KINDS_MAX
+KIND = HORSE + HORSES_MAX
+AMOUNT = KIND + SPACES_MAX
+EFFECT = AMOUNT + SPACES_MAX
+CARD_AMOUNT = EFFECT + CARDS_MAX
+CARD_TO = CARD_AMOUNT + CARDS_MAX
+DATA_SIZE = CARD_TO + CARDS_MAX
+
+
+def kernel_args(options: dict[str, Any]) -> np.ndarray:
+    """The table and the bot as one array ``d`` for ``play``."""
+    (kind, amount, effect, card_amount, card_to, ticket_a, ticket_b, deck, horses, shape, pa,
+     pb, prize) = tables(options)  # fmt: skip
     buy_min, repay_min, again, order = bot_params()
+    if ticket_a.size > KINDS_MAX:
+        raise ValueError(f"the kernel holds {KINDS_MAX} kinds of ticket at most")
     first = options.get("first_player")
-    prm = np.array(
-        [
-            int(options["players"]),
-            -1 if first is None else int(first),
-            int(bool(options.get("auto_claim_start"))),
-            int(options["max_turns"]),
-            buy_min,
-            repay_min,
-            int(again),
-        ],
-        dtype=np.int64,
-    )
-    return prm, tables(options), order
-
-
-@njit(cache=True)
-def new_table(n: int, cards: int, kinds: int, horses: int) -> tuple:
-    """The arrays one game plays on; ``play`` resets them, so a chunk reuses them: g, cash,
-    position, iou, out, tickets held (count, kinds), marker queue, race queue, horse dealt to
-    each in the race, ticket pile (count per kind), Fortune cards unseen, Fortune cards seen
-    (in deck order), horses taken, marker owner per space, the Shaker's dice."""
-    z = np.zeros
-    return (z(NG, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64),
-            z(n, np.int64), z((n, MAX_TICKETS), np.int64), z(n, np.int64), z(n, np.int64),
-            z(n, np.int64), z(kinds, np.int64), z(cards, np.int64), z(cards, np.int64),
-            z(horses, np.int64), z(12, np.int64), z(6, np.int64))  # fmt: skip
+    d = np.zeros(DATA_SIZE, dtype=np.int64)
+    d[:11] = [int(options["players"]), -1 if first is None else int(first),
+              int(bool(options.get("auto_claim_start"))), int(options["max_turns"]),
+              buy_min, repay_min, int(again), kind.size, effect.size, ticket_a.size,
+              horses.size]  # fmt: skip
+    for at, a in ((PREF, order), (SHAPE, shape), (PA, pa), (PB, pb), (PRIZE, prize),
+                  (TA, ticket_a), (TB, ticket_b), (DECK0, deck), (HORSE, horses), (KIND, kind),
+                  (AMOUNT, amount), (EFFECT, effect), (CARD_AMOUNT, card_amount),
+                  (CARD_TO, card_to)):  # fmt: skip
+        d[at : at + a.size] = a
+    return d
 
 
 # --- chance ------------------------------------------------------------------------------------
@@ -197,21 +221,22 @@ def _two_dice(state: np.ndarray, tape: np.ndarray, at: np.ndarray) -> tuple[Any,
 
 
 @njit(cache=True, inline="always")
-def _shaker(state: np.ndarray, tape: np.ndarray, at: np.ndarray, dice: np.ndarray) -> None:
+def _shaker(state: np.ndarray, tape: np.ndarray, at: np.ndarray, s: np.ndarray) -> None:
     """The Shaker's six dice, positions 1-6 in order: one draw among 6**6 from the stream."""
     if tape.size:
         for i in range(6):
-            dice[i] = _below(state, tape, at, 6) + 1
+            s[DICE + i] = _below(state, tape, at, 6) + 1
         return
     u = uniform_6pow6(state)
     for i in range(6):
-        dice[i] = u % 6 + 1
+        s[DICE + i] = u % 6 + 1
         u //= 6
 
 
 @njit(cache=True)
-def wins(shape: int, a: int, b: int, dice: np.ndarray) -> bool:
-    """Does a marker on a space of this shape win with the Shaker showing ``dice``?"""
+def wins(shape: int, a: int, b: int, s: np.ndarray, o: int) -> bool:
+    """Does a marker on a space of this shape win with the Shaker showing ``s[o : o + 6]``?"""
+    dice = s[o : o + 6]
     top = dice[0]
     for i in range(1, 6):
         if dice[i] > top:
@@ -243,488 +268,473 @@ def win_counts(shape: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
             dice[i] = v % 6 + 1
             v //= 6
         for sp in range(shape.size):
-            counts[sp] += wins(shape[sp], a[sp], b[sp], dice)
+            counts[sp] += wins(shape[sp], a[sp], b[sp], dice, 0)
     return counts
 
 
 # --- money and turns ---------------------------------------------------------------------------
 @njit(cache=True)
-def _knock_out(t: tuple, seat: int) -> None:
+def _knock_out(s: np.ndarray, seat: int) -> None:
     """An IOU holder whose cash reaches $0 is out; their tickets go back to the pile."""
-    g, cash, _, iou, out, nheld, held, queue = t[:8]
-    deck = t[10]
-    if iou[seat] and not out[seat] and cash[seat] == 0:
-        out[seat] = 1
-        for i in range(nheld[seat]):
-            deck[held[seat, i]] += 1
-        g[DECK_N] += nheld[seat]
-        nheld[seat] = 0
+    if s[IOU + seat] and not s[OUT + seat] and s[CASH + seat] == 0:
+        s[OUT + seat] = 1
+        for i in range(s[NHELD + seat]):
+            s[DECK + s[HELD + MAX_TICKETS * seat + i]] += 1
+        s[DECK_N] += s[NHELD + seat]
+        s[NHELD + seat] = 0
         k = 0
-        for i in range(g[QLEN]):
-            if queue[i] != seat:
-                queue[k] = queue[i]
+        for i in range(s[QLEN]):
+            if s[QUEUE + i] != seat:
+                s[QUEUE + k] = s[QUEUE + i]
                 k += 1
-        g[QLEN] = k
+        s[QLEN] = k
 
 
 @njit(cache=True)
-def _charge(t: tuple, seat: int, amount: int, to: int) -> None:
+def _charge(s: np.ndarray, seat: int, amount: int, to: int) -> None:
     """A forced payment (to a seat, or the bank when ``to`` < 0): an IOU if needed, then
     as much as the purse holds."""
-    g, cash, _, iou = t[:4]
-    if cash[seat] < amount and not iou[seat]:
-        iou[seat] = 1
-        g[IOUS] += 1
-        cash[seat] += IOU_LOAN
-    paid = min(cash[seat], amount)
-    cash[seat] -= paid
+    if s[CASH + seat] < amount and not s[IOU + seat]:
+        s[IOU + seat] = 1
+        s[IOUS] += 1
+        s[CASH + seat] += IOU_LOAN
+    paid = min(s[CASH + seat], amount)
+    s[CASH + seat] -= paid
     if to >= 0:
-        cash[to] += paid
-    _knock_out(t, seat)
+        s[CASH + to] += paid
+    _knock_out(s, seat)
+
+
+@njit(cache=True, inline="always")
+def _finish(s: np.ndarray, seat: int) -> None:
+    s[WINNER] = seat
+    s[PHASE] = OVER
+    s[CHANCE] = NONE
+
+
+@njit(cache=True, inline="always")
+def _begin_turn(s: np.ndarray, seat: int) -> None:
+    s[TURNS] += 1
+    s[CUR] = seat
+    s[PHASE] = TURN
+    s[MAY_BUY] = 1
 
 
 @njit(cache=True)
-def _finish(g: np.ndarray, seat: int) -> None:
-    g[WINNER] = seat
-    g[PHASE] = OVER
-    g[CHANCE] = NONE
-
-
-@njit(cache=True)
-def _begin_turn(g: np.ndarray, seat: int) -> None:
-    g[TURNS] += 1
-    g[CUR] = seat
-    g[PHASE] = TURN
-    g[MAY_BUY] = 1
-
-
-@njit(cache=True)
-def _next_turn(t: tuple, prm: np.ndarray) -> None:
+def _next_turn(s: np.ndarray, d: np.ndarray) -> None:
     """The next seat still in plays, unless the turn cap stops the game (richest wins)."""
-    g, cash, _, iou, out = t[:5]
-    n = prm[PLAYERS]
-    if g[PHASE] == OVER:
+    n = d[PLAYERS]
+    if s[PHASE] == OVER:
         return
-    if g[TURNS] >= prm[MAX_TURNS]:
-        g[BY_LIMIT] = 1
+    if s[TURNS] >= d[MAX_TURNS]:
+        s[BY_LIMIT] = 1
         best, worth = -1, 0
-        for s in range(n):
-            w = cash[s] - (IOU_LOAN + IOU_INTEREST) * iou[s]
-            if not out[s] and (best < 0 or w > worth):
-                best, worth = s, w
-        _finish(g, best)
+        for p in range(n):
+            w = s[CASH + p] - (IOU_LOAN + IOU_INTEREST) * s[IOU + p]
+            if not s[OUT + p] and (best < 0 or w > worth):
+                best, worth = p, w
+        _finish(s, best)
         return
-    seat = g[CUR]
+    seat = s[CUR]
     for _ in range(n):
         seat = (seat + 1) % n
-        if not out[seat]:
+        if not s[OUT + seat]:
             break
-    if out[seat]:  # nobody is left in (the engine has no rule for it): no winner
-        _finish(g, -1)
+    if s[OUT + seat]:  # nobody is left in (the engine has no rule for it): no winner
+        _finish(s, -1)
         return
-    _begin_turn(g, seat)
+    _begin_turn(s, seat)
 
 
 @njit(cache=True)
-def _end_turn(t: tuple, prm: np.ndarray) -> None:
+def _end_turn(s: np.ndarray, d: np.ndarray) -> None:
     """An unclaimed Start payment waits for one last claim; else the next turn."""
-    g, out = t[0], t[4]
-    if g[START_DUE] and not out[g[CUR]]:
-        g[PHASE] = CLAIM
+    if s[START_DUE] and not s[OUT + s[CUR]]:
+        s[PHASE] = CLAIM
     else:
-        g[START_DUE] = 0
-        _next_turn(t, prm)
+        s[START_DUE] = 0
+        _next_turn(s, d)
 
 
 @njit(cache=True)
-def _check_end(t: tuple, n: int) -> None:
+def _check_end(s: np.ndarray, n: int) -> None:
     """The richest debt-free player at the target wins (ties: first from the player on turn);
     or the last one still in."""
-    g, cash, _, iou, out = t[:5]
-    cur = g[CUR]
+    cur = s[CUR]
     best, top, alive, last = -1, -1, 0, -1
     for k in range(n):
-        s = (cur + k) % n
-        if out[s]:
+        p = (cur + k) % n
+        if s[OUT + p]:
             continue
         alive += 1
-        last = s
-        if not iou[s] and cash[s] >= TARGET and cash[s] > top:
-            best, top = s, cash[s]
+        last = p
+        if not s[IOU + p] and s[CASH + p] >= TARGET and s[CASH + p] > top:
+            best, top = p, s[CASH + p]
     if best >= 0:
-        _finish(g, best)
+        _finish(s, best)
     elif alive == 1:
-        _finish(g, last)
+        _finish(s, last)
 
 
 # --- events ------------------------------------------------------------------------------------
 @njit(cache=True)
-def _sweepstakes(t: tuple, n: int, caller: int) -> None:
+def _sweepstakes(s: np.ndarray, n: int, caller: int) -> None:
     """Everyone still in pays the entry, from the caller round; then markers in that order."""
-    g, _, _, _, out, _, _, queue = t[:8]
-    g[SWEEPS] += 1
-    g[MARKED] = 0
+    s[SWEEPS] += 1
+    s[MARKED] = 0
     q = 0
     for k in range(n):
-        s = (caller + k) % n
-        if out[s]:
+        p = (caller + k) % n
+        if s[OUT + p]:
             continue
-        _charge(t, s, SWEEP_FEE, -1)
-        if not out[s]:
-            queue[q] = s
+        _charge(s, p, SWEEP_FEE, -1)
+        if not s[OUT + p]:
+            s[QUEUE + q] = p
             q += 1
-    g[QLEN] = q
-    g[PHASE] = MARKER
+    s[QLEN] = q
+    s[PHASE] = MARKER
     if q == 0:
-        g[SHAKER_FOR] = FOR_SWEEP
-        g[CHANCE] = SHAKER
+        s[SHAKER_FOR] = FOR_SWEEP
+        s[CHANCE] = SHAKER
 
 
 @njit(cache=True)
-def _lottery(t: tuple, prm: np.ndarray) -> None:
-    g, nheld = t[0], t[5]
+def _lottery(s: np.ndarray, d: np.ndarray) -> None:
     held = 0
-    for s in range(prm[PLAYERS]):
-        held += nheld[s]
+    for p in range(d[PLAYERS]):
+        held += s[NHELD + p]
     if held == 0:  # nobody holds a ticket: no Lottery
-        _end_turn(t, prm)
+        _end_turn(s, d)
         return
-    g[LOTTOS] += 1
-    g[SHAKER_FOR] = FOR_LOTTERY
-    g[CHANCE] = SHAKER
+    s[LOTTOS] += 1
+    s[SHAKER_FOR] = FOR_LOTTERY
+    s[CHANCE] = SHAKER
 
 
 @njit(cache=True)
-def _horse_race(t: tuple, n: int) -> None:
+def _horse_race(s: np.ndarray, n: int) -> None:
     """Everyone still in pays the entry, from the player on turn round; each is dealt a horse."""
-    g, out, hq = t[0], t[4], t[8]
-    g[RACES_HELD] += 1
-    cur = g[CUR]
+    s[RACES_HELD] += 1
+    cur = s[CUR]
     for k in range(n):
-        s = (cur + k) % n
-        if not out[s]:
-            _charge(t, s, RACE_FEE, -1)
+        p = (cur + k) % n
+        if not s[OUT + p]:
+            _charge(s, p, RACE_FEE, -1)
     h = 0
     for k in range(n):
-        s = (cur + k) % n
-        if not out[s]:
-            hq[h] = s
+        p = (cur + k) % n
+        if not s[OUT + p]:
+            s[HQ + h] = p
             h += 1
-    g[HQLEN] = h
-    g[CHANCE] = HORSE
+    s[HQLEN] = h
+    s[CHANCE] = HORSE_DEAL
 
 
 @njit(cache=True)
-def _fortune(t: tuple, d: tuple, prm: np.ndarray, card: int) -> int:
+def _fortune(s: np.ndarray, d: np.ndarray, card: int) -> int:
     """Card ``card`` read by the player on turn; returns the steps it moves them (else 0)."""
-    g, cash, position, _, out = t[:5]
-    known = t[12]
-    kind, effect, card_amount, card_to = d[0], d[2], d[3], d[4]
-    n, cards = prm[PLAYERS], known.size
-    known[(g[KNOWN_HEAD] + g[KNOWN_N]) % cards] = card  # back to the bottom of the deck
-    g[KNOWN_N] += 1
-    cur, e, amount = g[CUR], effect[card], card_amount[card]
+    n, cards = d[PLAYERS], d[N_CARDS]
+    s[KNOWN + (s[KNOWN_HEAD] + s[KNOWN_N]) % cards] = card  # back to the bottom of the deck
+    s[KNOWN_N] += 1
+    cur, e, amount = s[CUR], d[EFFECT + card], d[CARD_AMOUNT + card]
     if e == COLLECT:
-        cash[cur] += amount
+        s[CASH + cur] += amount
     elif e == PAY:
-        _charge(t, cur, amount, -1)
+        _charge(s, cur, amount, -1)
     elif e == COLLECT_EACH:
-        for s in range(n):
-            if s != cur and not out[s]:
-                _charge(t, s, amount, cur)
+        for p in range(n):
+            if p != cur and not s[OUT + p]:
+                _charge(s, p, amount, cur)
     elif e == PAY_EACH:
-        for s in range(n):
-            if s != cur and not out[s]:
-                _charge(t, cur, amount, s)
+        for p in range(n):
+            if p != cur and not s[OUT + p]:
+                _charge(s, cur, amount, p)
     elif e == ADVANCE:
         return amount
     elif e == GO_TO:
-        size = kind.size
+        size = d[N_SPACES]
         for k in range(1, size + 1):
-            if kind[(position[cur] + k) % size] == card_to[card]:
+            if d[KIND + (s[POSN + cur] + k) % size] == d[CARD_TO + card]:
                 return k
     elif e == CALL_SWEEP:
-        _sweepstakes(t, n, cur)
+        _sweepstakes(s, n, cur)
         return 0
     elif e == CALL_LOTTERY:
-        _lottery(t, prm)
+        _lottery(s, d)
         return 0
     else:
-        _horse_race(t, n)
+        _horse_race(s, n)
         return 0
-    if out[cur]:
-        _next_turn(t, prm)
+    if s[OUT + cur]:
+        _next_turn(s, d)
     else:
-        _end_turn(t, prm)
+        _end_turn(s, d)
     return 0
 
 
 @njit(cache=True)
-def _land(t: tuple, d: tuple, prm: np.ndarray) -> int:
+def _land(s: np.ndarray, d: np.ndarray) -> int:
     """Do what the space says; returns the steps a Fortune card moves the player on (else 0)."""
-    g, cash, position = t[:3]
-    unseen, known = t[11], t[12]
-    kind, amount = d[0], d[1]
-    cur = g[CUR]
-    k = kind[position[cur]]
+    cur = s[CUR]
+    at = s[POSN + cur]
+    k = d[KIND + at]
     if k == COLLECT_SPACE:
-        cash[cur] += amount[position[cur]]
+        s[CASH + cur] += d[AMOUNT + at]
     elif k == PAY_SPACE:
-        _charge(t, cur, amount[position[cur]], -1)
+        _charge(s, cur, d[AMOUNT + at], -1)
     elif k == FORTUNE_SPACE:
-        if g[UNSEEN_N]:
-            g[CHANCE] = FORTUNE
+        if s[UNSEEN_N]:
+            s[CHANCE] = FORTUNE
             return 0
-        card = known[g[KNOWN_HEAD]]  # every card seen: the deck order is known
-        g[KNOWN_HEAD] = (g[KNOWN_HEAD] + 1) % unseen.size
-        g[KNOWN_N] -= 1
-        return _fortune(t, d, prm, card)
+        card = s[KNOWN + s[KNOWN_HEAD]]  # every card seen: the deck order is known
+        s[KNOWN_HEAD] = (s[KNOWN_HEAD] + 1) % d[N_CARDS]
+        s[KNOWN_N] -= 1
+        return _fortune(s, d, card)
     elif k == SWEEP_SPACE:
-        _sweepstakes(t, prm[PLAYERS], cur)
+        _sweepstakes(s, d[PLAYERS], cur)
         return 0
     elif k == LOTTERY_SPACE:
-        _lottery(t, prm)
+        _lottery(s, d)
         return 0
     elif k in (RACES, DAILY_DOUBLE):
-        _horse_race(t, prm[PLAYERS])
+        _horse_race(s, d[PLAYERS])
         return 0
-    _end_turn(t, prm)
+    _end_turn(s, d)
     return 0
 
 
 @njit(cache=True)
-def _move(t: tuple, d: tuple, prm: np.ndarray, steps: int) -> None:
+def _move(s: np.ndarray, d: np.ndarray, steps: int) -> None:
     """Move the player on turn, passing Start, landing; again while a Fortune card says so."""
-    g, cash, position = t[:3]
-    size = d[0].size
+    size = d[N_SPACES]
     while steps > 0:
-        cur = g[CUR]
-        new = position[cur] + steps
+        cur = s[CUR]
+        new = s[POSN + cur] + steps
         if new >= size:
-            if prm[AUTO_CLAIM]:
-                cash[cur] += START_PAY
+            if d[AUTO_CLAIM]:
+                s[CASH + cur] += START_PAY
             else:
-                g[START_DUE] = 1
-        position[cur] = new % size
-        steps = _land(t, d, prm)
+                s[START_DUE] = 1
+        s[POSN + cur] = new % size
+        steps = _land(s, d)
 
 
 # --- one move ----------------------------------------------------------------------------------
 @njit(cache=True)
-def _chance(t: tuple, d: tuple, prm: np.ndarray, state: np.ndarray, tape: np.ndarray,
+def _settle_shaker(s: np.ndarray, d: np.ndarray) -> None:
+    """Pay the Lottery's tickets (all go back to the pile) or the Sweepstakes' markers."""
+    if s[SHAKER_FOR] == FOR_LOTTERY:
+        for p in range(d[PLAYERS]):
+            for i in range(s[NHELD + p]):
+                k = s[HELD + MAX_TICKETS * p + i]
+                a_in = b_in = False
+                for j in range(6):
+                    a_in = a_in or s[DICE + j] == d[TA + k]
+                    b_in = b_in or s[DICE + j] == d[TB + k]
+                if a_in and b_in:
+                    s[CASH + p] += LOTTERY_PRIZE
+                s[DECK + k] += 1
+            s[DECK_N] += s[NHELD + p]
+            s[NHELD + p] = 0
+    else:
+        for sp in range(SHAKER_SPACES):
+            if s[MARKED] >> sp & 1 and wins(d[SHAPE + sp], d[PA + sp], d[PB + sp], s, DICE):
+                s[CASH + s[OWNER + sp]] += d[PRIZE + sp]
+        s[MARKED] = 0
+    _end_turn(s, d)
+
+
+@njit(cache=True)
+def _chance(s: np.ndarray, d: np.ndarray, state: np.ndarray, tape: np.ndarray,
             at: np.ndarray) -> None:  # fmt: skip
     """The pending chance move (a Shaker's six dice, or a race's deals and die, as one)."""
-    g, cash, _, _, _, nheld, held, _, hq, hcard, deck, unseen = t[:12]
-    taken, owner, dice = t[13], t[14], t[15]
-    ticket_a, ticket_b, horses = d[5], d[6], d[8]
-    shape, pa, pb, prize = d[9], d[10], d[11], d[12]
-    n = prm[PLAYERS]
-    kind = g[CHANCE]
-    g[CHANCE] = NONE
-    cur = g[CUR]
+    n = d[PLAYERS]
+    kind = s[CHANCE]
+    s[CHANCE] = NONE
+    cur = s[CUR]
     if kind == MOVE:
         a, b = _two_dice(state, tape, at)
-        g[MOVES] += 1
+        s[MOVES] += 1
         if a == b:
-            g[PHASE] = DOUBLES
+            s[PHASE] = DOUBLES
         else:
-            _move(t, d, prm, a + b)
+            _move(s, d, a + b)
     elif kind == AGAIN:
         a, b = _two_dice(state, tape, at)
-        g[MOVES] += 1
+        s[MOVES] += 1
         if a == b:
-            cash[cur] += DOUBLES_PRIZE
-        _end_turn(t, prm)
+            s[CASH + cur] += DOUBLES_PRIZE
+        _end_turn(s, d)
     elif kind == SHAKER:
-        _shaker(state, tape, at, dice)
-        g[MOVES] += 6
-        if g[SHAKER_FOR] == FOR_LOTTERY:
-            for s in range(n):
-                for i in range(nheld[s]):
-                    k = held[s, i]
-                    a_in = b_in = False
-                    for j in range(6):
-                        a_in = a_in or dice[j] == ticket_a[k]
-                        b_in = b_in or dice[j] == ticket_b[k]
-                    if a_in and b_in:
-                        cash[s] += LOTTERY_PRIZE
-                    deck[k] += 1
-                g[DECK_N] += nheld[s]
-                nheld[s] = 0
-        else:
-            for sp in range(shape.size):
-                if g[MARKED] >> sp & 1 and wins(shape[sp], pa[sp], pb[sp], dice):
-                    cash[owner[sp]] += prize[sp]
-            g[MARKED] = 0
-        _end_turn(t, prm)
+        _shaker(state, tape, at, s)
+        s[MOVES] += 6
+        _settle_shaker(s, d)
     elif kind == FORTUNE:
-        i = _below(state, tape, at, g[UNSEEN_N])
-        g[MOVES] += 1
-        card = unseen[i]
-        g[UNSEEN_N] -= 1
-        for j in range(i, g[UNSEEN_N]):
-            unseen[j] = unseen[j + 1]
-        steps = _fortune(t, d, prm, card)
+        i = _below(state, tape, at, s[UNSEEN_N])
+        s[MOVES] += 1
+        card = s[UNSEEN + i]
+        s[UNSEEN_N] -= 1
+        for j in range(i, s[UNSEEN_N]):
+            s[UNSEEN + j] = s[UNSEEN + j + 1]
+        steps = _fortune(s, d, card)
         if steps:
-            _move(t, d, prm, steps)
+            _move(s, d, steps)
     elif kind == TICKET:
-        i = _below(state, tape, at, g[DECK_N])
-        g[MOVES] += 1
+        i = _below(state, tape, at, s[DECK_N])
+        s[MOVES] += 1
         k = 0
-        while i >= deck[k]:
-            i -= deck[k]
+        while i >= s[DECK + k]:
+            i -= s[DECK + k]
             k += 1
-        deck[k] -= 1
-        g[DECK_N] -= 1
-        held[cur, nheld[cur]] = k
-        nheld[cur] += 1
-        _knock_out(t, cur)
-    elif kind == HORSE:
-        for i in range(g[HQLEN]):  # each player in the race is dealt a horse, then the die
-            j = _below(state, tape, at, horses.size - i)
-            for h in range(horses.size):
-                if not taken[h]:
+        s[DECK + k] -= 1
+        s[DECK_N] -= 1
+        s[HELD + MAX_TICKETS * cur + s[NHELD + cur]] = k
+        s[NHELD + cur] += 1
+        _knock_out(s, cur)
+    elif kind == HORSE_DEAL:
+        horses = d[N_HORSES]
+        for i in range(s[HQLEN]):  # each player in the race is dealt a horse, then the die
+            j = _below(state, tape, at, horses - i)
+            for h in range(horses):
+                if not s[TAKEN + h]:
                     if j == 0:
-                        taken[h] = 1
-                        hcard[i] = horses[h]
+                        s[TAKEN + h] = 1
+                        s[HCARD + i] = d[HORSE + h]
                         break
                     j -= 1
         face = _below(state, tape, at, 6) + 1
-        g[MOVES] += g[HQLEN] + 1
-        for i in range(g[HQLEN]):
-            if hcard[i] == face:
-                cash[hq[i]] += RACE_PRIZE
+        s[MOVES] += s[HQLEN] + 1
+        for i in range(s[HQLEN]):
+            if s[HCARD + i] == face:
+                s[CASH + s[HQ + i]] += RACE_PRIZE
                 break
-        taken[:] = 0
-        _end_turn(t, prm)
+        for h in range(horses):
+            s[TAKEN + h] = 0
+        _end_turn(s, d)
     else:  # the throw for first player, ties throwing again, all of it
-        contenders = hq
         m = n
-        for s in range(n):
-            contenders[s] = s
+        for p in range(n):
+            s[HQ + p] = p  # the contenders
         while m > 1:
             best = 0
             for i in range(m):
                 a, b = _two_dice(state, tape, at)
-                g[MOVES] += 1
-                hcard[i] = a + b
+                s[MOVES] += 1
+                s[HCARD + i] = a + b
                 best = max(best, a + b)
             k = 0
             for i in range(m):
-                if hcard[i] == best:
-                    contenders[k] = contenders[i]
+                if s[HCARD + i] == best:
+                    s[HQ + k] = s[HQ + i]
                     k += 1
             m = k
-        _begin_turn(g, contenders[0])
+        _begin_turn(s, s[HQ])
 
 
 @njit(cache=True)
-def _player(t: tuple, prm: np.ndarray, order: np.ndarray) -> None:
+def _player(s: np.ndarray, d: np.ndarray) -> None:
     """The sensible bot's move for the seat the game waits for."""
-    g, cash, _, iou, out, nheld, _, queue = t[:8]
-    owner = t[14]
-    phase, cur = g[PHASE], g[CUR]
-    seat = queue[0] if phase == MARKER else cur
-    c = cash[seat]
-    g[MOVES] += 1
+    phase, cur = s[PHASE], s[CUR]
+    seat = s[QUEUE] if phase == MARKER else cur
+    c = s[CASH + seat]
+    s[MOVES] += 1
     bought = False
-    if iou[seat] and not out[seat] and c >= prm[REPAY_MIN]:
-        iou[seat] = 0
-        cash[seat] -= IOU_LOAN + IOU_INTEREST
-    elif phase == CLAIM or (g[START_DUE] and seat == cur):
-        g[START_DUE] = 0
-        cash[seat] += START_PAY
+    if s[IOU + seat] and not s[OUT + seat] and c >= d[REPAY_MIN]:
+        s[IOU + seat] = 0
+        s[CASH + seat] -= IOU_LOAN + IOU_INTEREST
+    elif phase == CLAIM or (s[START_DUE] and seat == cur):
+        s[START_DUE] = 0
+        s[CASH + seat] += START_PAY
         if phase == CLAIM:
-            _next_turn(t, prm)
-    elif (phase == TURN and g[MAY_BUY] and nheld[seat] < MAX_TICKETS and c >= TICKET_PRICE
-          and g[DECK_N] > 0 and c >= prm[BUY_MIN]):  # fmt: skip
-        cash[seat] -= TICKET_PRICE
-        g[CHANCE] = TICKET
+            _next_turn(s, d)
+    elif (phase == TURN and s[MAY_BUY] and s[NHELD + seat] < MAX_TICKETS and c >= TICKET_PRICE
+          and s[DECK_N] > 0 and c >= d[BUY_MIN]):  # fmt: skip
+        s[CASH + seat] -= TICKET_PRICE
+        s[CHANCE] = TICKET
         bought = True
     elif phase == DOUBLES:
-        if prm[ROLL_AGAIN]:
-            g[CHANCE] = AGAIN
+        if d[ROLL_AGAIN]:
+            s[CHANCE] = AGAIN
         else:
-            _sweepstakes(t, prm[PLAYERS], seat)
+            _sweepstakes(s, d[PLAYERS], seat)
     elif phase == MARKER:
-        for sp in order:
-            if not g[MARKED] >> sp & 1:
-                g[MARKED] |= 1 << sp
-                owner[sp] = seat
+        for i in range(SHAKER_SPACES):
+            sp = d[PREF + i]
+            if not s[MARKED] >> sp & 1:
+                s[MARKED] |= 1 << sp
+                s[OWNER + sp] = seat
                 break
-        g[QLEN] -= 1
-        for i in range(g[QLEN]):
-            queue[i] = queue[i + 1]
-        if g[QLEN] == 0:
-            g[SHAKER_FOR] = FOR_SWEEP
-            g[CHANCE] = SHAKER
+        s[QLEN] -= 1
+        for i in range(s[QLEN]):
+            s[QUEUE + i] = s[QUEUE + i + 1]
+        if s[QLEN] == 0:
+            s[SHAKER_FOR] = FOR_SWEEP
+            s[CHANCE] = SHAKER
     else:
-        g[MAY_BUY] = 0
-        g[CHANCE] = MOVE
+        s[MAY_BUY] = 0
+        s[CHANCE] = MOVE
     if not bought:
-        _knock_out(t, seat)
+        _knock_out(s, seat)
 
 
 @njit(cache=True)
-def play(prm: np.ndarray, d: tuple, order: np.ndarray, t: tuple, state: np.ndarray,
-         tape: np.ndarray, at: np.ndarray) -> int:  # fmt: skip
-    """One game on the arrays ``t``; returns the winner (-1: nobody left in)."""
-    g, cash, position, iou, out, nheld, _, _, _, _, deck, unseen, _, taken = t[:14]
-    n = prm[PLAYERS]
-    g[:] = 0
-    for s in range(n):
-        cash[s] = START_CASH
-        position[s] = iou[s] = out[s] = nheld[s] = 0
-    deck[:] = d[7]
-    g[DECK_N] = deck.sum()
-    for i in range(unseen.size):
-        unseen[i] = i
-    g[UNSEEN_N] = unseen.size
-    taken[:] = 0
-    if prm[FIRST] >= 0:
-        _begin_turn(g, prm[FIRST])
+def play(d: np.ndarray, s: np.ndarray, state: np.ndarray, tape: np.ndarray,
+         at: np.ndarray) -> int:  # fmt: skip
+    """One game on the array ``s``; returns the winner (-1: nobody left in)."""
+    n = d[PLAYERS]
+    s[:] = 0
+    for p in range(n):
+        s[CASH + p] = START_CASH
+    for k in range(d[N_KINDS]):
+        s[DECK + k] = d[DECK0 + k]
+        s[DECK_N] += d[DECK0 + k]
+    for i in range(d[N_CARDS]):
+        s[UNSEEN + i] = i
+    s[UNSEEN_N] = d[N_CARDS]
+    if d[FIRST] >= 0:
+        _begin_turn(s, d[FIRST])
     else:
-        g[PHASE] = ORDER
-        g[CHANCE] = THROW_OFF
-    while g[PHASE] != OVER:
-        if g[CHANCE] != NONE:
-            _chance(t, d, prm, state, tape, at)
+        s[PHASE] = ORDER
+        s[CHANCE] = THROW_OFF
+    while s[PHASE] != OVER:
+        if s[CHANCE] != NONE:
+            _chance(s, d, state, tape, at)
         else:
-            _player(t, prm, order)
-        if g[PHASE] != OVER:
-            _check_end(t, n)
-        phase = g[PHASE]
-        on_turn = phase in (TURN, DOUBLES, CLAIM) and g[CHANCE] == NONE
-        if on_turn and out[g[CUR]]:  # went out on their own turn: play passes on
-            g[START_DUE] = 0
-            _next_turn(t, prm)
-    return g[WINNER]
+            _player(s, d)
+        if s[PHASE] != OVER:
+            _check_end(s, n)
+        on_turn = s[PHASE] in (TURN, DOUBLES, CLAIM) and s[CHANCE] == NONE
+        if on_turn and s[OUT + s[CUR]]:  # went out on their own turn: play passes on
+            s[START_DUE] = 0
+            _next_turn(s, d)
+    return s[WINNER]
 
 
 @njit(cache=True)
-def _chunk(seed: np.uint64, lo: int, hi: int, prm: np.ndarray, d: tuple, order: np.ndarray,
-           winners: np.ndarray, figures: np.ndarray) -> None:  # fmt: skip
-    t = new_table(prm[PLAYERS], d[2].size, d[5].size, d[8].size)
+def _chunk(seed: np.uint64, lo: int, hi: int, d: np.ndarray, winners: np.ndarray,
+           figures: np.ndarray) -> None:  # fmt: skip
+    s = np.zeros(STATE_SIZE, dtype=np.int64)
     state = np.empty(1, dtype=np.uint64)
     state[0] = seed
     at = np.zeros(1, dtype=np.int64)
-    g, out = t[0], t[4]
     for i in range(lo, hi):
-        w = play(prm, d, order, t, state, NO_TAPE64, at)
-        winners[i] = -2 if g[BY_LIMIT] else w  # -2: stopped by the turn cap (stats.TRUNCATED)
-        figures[0, i] = g[MOVES]
-        figures[1, i] = g[TURNS]
-        figures[2, i] = g[IOUS]
-        figures[3, i] = out.sum()
-        figures[4, i] = g[SWEEPS]
-        figures[5, i] = g[LOTTOS]
-        figures[6, i] = g[RACES_HELD]
-        figures[7, i] = g[BY_LIMIT]
+        w = play(d, s, state, NO_TAPE64, at)
+        winners[i] = -2 if s[BY_LIMIT] else w  # -2: stopped by the turn cap (stats.TRUNCATED)
+        out = 0
+        for p in range(d[PLAYERS]):
+            out += s[OUT + p]
+        figures[0, i] = s[MOVES]
+        figures[1, i] = s[TURNS]
+        figures[2, i] = s[IOUS]
+        figures[3, i] = out
+        figures[4, i] = s[SWEEPS]
+        figures[5, i] = s[LOTTOS]
+        figures[6, i] = s[RACES_HELD]
+        figures[7, i] = s[BY_LIMIT]
 
 
 @njit(cache=True, parallel=True)
-def run_chunks(seeds: np.ndarray, sizes: np.ndarray, prm: np.ndarray, d: tuple,
-               order: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+def run_chunks(seeds: np.ndarray, sizes: np.ndarray, d: np.ndarray) -> tuple[Any, Any]:
     """Play every chunk (its own stream and arrays each) in parallel; winners and figures."""
     starts = np.zeros(sizes.size + 1, dtype=np.int64)
     starts[1:] = np.cumsum(sizes)
@@ -732,26 +742,26 @@ def run_chunks(seeds: np.ndarray, sizes: np.ndarray, prm: np.ndarray, d: tuple,
     winners = np.empty(total, dtype=np.int64)
     figures = np.empty((len(FIGURES), total), dtype=np.int64)
     for c in prange(sizes.size):
-        _chunk(seeds[c], starts[c], starts[c + 1], prm, d, order, winners, figures)
+        _chunk(seeds[c], starts[c], starts[c + 1], d, winners, figures)
     return winners, figures
 
 
 def batch(seeds: np.ndarray, sizes: np.ndarray, options: dict[str, Any]) -> tuple[Any, dict]:
     """Winners (-2 for a game the turn cap stopped) and named figures of a batch of chunks."""
-    winners, figures = run_chunks(seeds, sizes, *kernel_args(options))
+    winners, figures = run_chunks(seeds, sizes, kernel_args(options))
     return winners, {name: figures[i] for i, name in enumerate(FIGURES)}
 
 
 def play_tape(tape: np.ndarray, options: dict[str, Any]) -> tuple[int, int, list[int], int, dict]:
     """One game on given draws (see the module's docstring): (winner as the engine names it, -1
     when nobody is left in, moves, final cash per seat, draws used, figures)."""
-    prm, d, order = kernel_args(options)
-    t = new_table(prm[PLAYERS], d[2].size, d[5].size, d[8].size)
+    d = kernel_args(options)
+    s = np.zeros(STATE_SIZE, dtype=np.int64)
     at = np.zeros(1, dtype=np.int64)
     tape = np.ascontiguousarray(tape, dtype=np.int64)
-    w = play(prm, d, order, t, np.zeros(1, dtype=np.uint64), tape, at)
-    g = t[0]
-    figures = [int(g[MOVES]), int(g[TURNS]), int(g[IOUS]), int(t[4].sum()), int(g[SWEEPS]),
-               int(g[LOTTOS]), int(g[RACES_HELD]), int(g[BY_LIMIT])]  # fmt: skip
+    w = play(d, s, np.zeros(1, dtype=np.uint64), tape, at)
+    n = int(d[PLAYERS])
+    figures = [int(s[MOVES]), int(s[TURNS]), int(s[IOUS]), int(s[OUT : OUT + n].sum()),
+               int(s[SWEEPS]), int(s[LOTTOS]), int(s[RACES_HELD]), int(s[BY_LIMIT])]  # fmt: skip
     named = dict(zip(FIGURES, figures, strict=True))
-    return int(w), int(g[MOVES]), [int(c) for c in t[1]], int(at[0]), named
+    return int(w), int(s[MOVES]), [int(c) for c in s[CASH : CASH + n]], int(at[0]), named
