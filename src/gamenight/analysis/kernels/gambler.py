@@ -206,10 +206,10 @@ def _below(state: np.ndarray, tape: np.ndarray, at: np.ndarray, k: int) -> Any:
         at[0] += 1
         return v % k
     kk = np.uint64(k)
-    reject = (np.uint64(1) << S32) % kk
     while True:
         m = (next64(state) >> S32) * kk
-        if (m & LOW32) >= reject:
+        low = m & LOW32
+        if low >= kk or low >= (np.uint64(1) << S32) % kk:  # divide only when it may matter
             return np.int64(m >> S32)
 
 
@@ -272,6 +272,12 @@ def win_counts(shape: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         for sp in range(shape.size):
             counts[sp] += wins(shape[sp], a[sp], b[sp], dice, 0)
     return counts
+
+
+@njit(cache=True, inline="always", **NO_REFCOUNT)
+def _wrap(i: int, n: int) -> int:
+    """``i % n`` for ``0 <= i < 2 * n``, without a division (seats and spaces go round)."""
+    return i - n if i >= n else i
 
 
 # --- money and turns ---------------------------------------------------------------------------
@@ -339,7 +345,7 @@ def _next_turn(s: np.ndarray, d: np.ndarray) -> None:
         return
     seat = s[CUR]
     for _ in range(n):
-        seat = (seat + 1) % n
+        seat = _wrap(seat + 1, n)
         if not s[OUT + seat]:
             break
     if s[OUT + seat]:  # nobody is left in (the engine has no rule for it): no winner
@@ -375,7 +381,7 @@ def _check_end(s: np.ndarray, n: int) -> None:
     cur = s[CUR]
     best, top = -1, -1
     for k in range(n):
-        p = (cur + k) % n
+        p = _wrap(cur + k, n)
         if not s[OUT + p] and not s[IOU + p] and s[CASH + p] >= TARGET and s[CASH + p] > top:
             best, top = p, s[CASH + p]
     _finish(s, best)
@@ -389,7 +395,7 @@ def _sweepstakes(s: np.ndarray, n: int, caller: int) -> None:
     s[MARKED] = 0
     q = 0
     for k in range(n):
-        p = (caller + k) % n
+        p = _wrap(caller + k, n)
         if s[OUT + p]:
             continue
         _charge(s, p, SWEEP_FEE, -1)
@@ -422,12 +428,12 @@ def _horse_race(s: np.ndarray, n: int) -> None:
     s[RACES_HELD] += 1
     cur = s[CUR]
     for k in range(n):
-        p = (cur + k) % n
+        p = _wrap(cur + k, n)
         if not s[OUT + p]:
             _charge(s, p, RACE_FEE, -1)
     h = 0
     for k in range(n):
-        p = (cur + k) % n
+        p = _wrap(cur + k, n)
         if not s[OUT + p]:
             s[HQ + h] = p
             h += 1
@@ -439,7 +445,7 @@ def _horse_race(s: np.ndarray, n: int) -> None:
 def _fortune(s: np.ndarray, d: np.ndarray, card: int) -> int:
     """Card ``card`` read by the player on turn; returns the steps it moves them (else 0)."""
     n, cards = d[PLAYERS], d[N_CARDS]
-    s[KNOWN + (s[KNOWN_HEAD] + s[KNOWN_N]) % cards] = card  # back to the bottom of the deck
+    s[KNOWN + _wrap(s[KNOWN_HEAD] + s[KNOWN_N], cards)] = card  # back to the bottom of the deck
     s[KNOWN_N] += 1
     cur, e, amount = s[CUR], d[EFFECT + card], d[CARD_AMOUNT + card]
     if e == COLLECT:
@@ -459,7 +465,7 @@ def _fortune(s: np.ndarray, d: np.ndarray, card: int) -> int:
     elif e == GO_TO:
         size = d[N_SPACES]
         for k in range(1, size + 1):
-            if d[KIND + (s[POSN + cur] + k) % size] == d[CARD_TO + card]:
+            if d[KIND + _wrap(s[POSN + cur] + k, size)] == d[CARD_TO + card]:
                 return k
     elif e == CALL_SWEEP:
         _sweepstakes(s, n, cur)
@@ -492,7 +498,7 @@ def _land(s: np.ndarray, d: np.ndarray) -> int:
             s[CHANCE] = FORTUNE
             return 0
         card = s[KNOWN + s[KNOWN_HEAD]]  # every card seen: the deck order is known
-        s[KNOWN_HEAD] = (s[KNOWN_HEAD] + 1) % d[N_CARDS]
+        s[KNOWN_HEAD] = _wrap(s[KNOWN_HEAD] + 1, d[N_CARDS])
         s[KNOWN_N] -= 1
         return _fortune(s, d, card)
     elif k == SWEEP_SPACE:
@@ -520,7 +526,7 @@ def _move(s: np.ndarray, d: np.ndarray, steps: int) -> None:
                 s[CASH + cur] += START_PAY
             else:
                 s[START_DUE] = 1
-        s[POSN + cur] = new % size
+        s[POSN + cur] = _wrap(new, size) if new < 2 * size else new % size
         steps = _land(s, d)
 
 
