@@ -47,7 +47,6 @@ FIGURES = (
     "horse_races",
     "turn_limit",
 )
-NO_TAPE64 = np.zeros(0, dtype=np.int64)
 
 KINDS = ("start", "fortune", "sweepstakes", "lottery", "races", "daily_double", "collect", "pay")
 START, FORTUNE_SPACE, SWEEP_SPACE, LOTTERY_SPACE, RACES, DAILY_DOUBLE, COLLECT_SPACE, PAY_SPACE = (
@@ -298,7 +297,7 @@ def _knock_out(s: np.ndarray, seat: int) -> None:
         s[QLEN] = k
 
 
-@njit(cache=True, **NO_REFCOUNT)
+@njit(cache=True, inline="always", **NO_REFCOUNT)
 def _charge(s: np.ndarray, seat: int, amount: int, to: int) -> None:
     """A forced payment (to a seat, or the bank when ``to`` < 0): an IOU if needed, then
     as much as the purse holds."""
@@ -514,7 +513,7 @@ def _land(s: np.ndarray, d: np.ndarray) -> int:
     return 0
 
 
-@njit(cache=True, **NO_REFCOUNT)
+@njit(cache=True, inline="always", **NO_REFCOUNT)
 def _move(s: np.ndarray, d: np.ndarray, steps: int) -> None:
     """Move the player on turn, passing Start, landing; again while a Fortune card says so."""
     size = d[N_SPACES]
@@ -531,7 +530,7 @@ def _move(s: np.ndarray, d: np.ndarray, steps: int) -> None:
 
 
 # --- one move ----------------------------------------------------------------------------------
-@njit(cache=True, **NO_REFCOUNT)
+@njit(cache=True, inline="always", **NO_REFCOUNT)
 def _settle_shaker(s: np.ndarray, d: np.ndarray) -> None:
     """Pay the Lottery's tickets (all go back to the pile) or the Sweepstakes' markers."""
     if s[SHAKER_FOR] == FOR_LOTTERY:
@@ -555,7 +554,7 @@ def _settle_shaker(s: np.ndarray, d: np.ndarray) -> None:
     _end_turn(s, d)
 
 
-@njit(cache=True, **NO_REFCOUNT)
+@njit(cache=True, inline="always", **NO_REFCOUNT)
 def _chance(s: np.ndarray, d: np.ndarray, state: np.ndarray, tape: np.ndarray,
             at: np.ndarray) -> None:  # fmt: skip
     """The pending chance move (a Shaker's six dice, or a race's deals and die, as one)."""
@@ -642,7 +641,7 @@ def _chance(s: np.ndarray, d: np.ndarray, state: np.ndarray, tape: np.ndarray,
         _begin_turn(s, s[HQ])
 
 
-@njit(cache=True, **NO_REFCOUNT)
+@njit(cache=True, inline="always", **NO_REFCOUNT)
 def _player(s: np.ndarray, d: np.ndarray) -> None:
     """The sensible bot's move for the seat the game waits for."""
     phase, cur = s[PHASE], s[CUR]
@@ -725,11 +724,12 @@ def play(d: np.ndarray, s: np.ndarray, state: np.ndarray, tape: np.ndarray,
 def _chunk(seed: np.uint64, lo: int, hi: int, d: np.ndarray, winners: np.ndarray,
            figures: np.ndarray) -> None:  # fmt: skip
     s = np.zeros(STATE_SIZE, dtype=np.int64)
+    no_tape = np.zeros(0, dtype=np.int64)  # typed as play_tape's tape: ``play`` compiles once
     state = np.empty(1, dtype=np.uint64)
     state[0] = seed
     at = np.zeros(1, dtype=np.int64)
     for i in range(lo, hi):
-        w = play(d, s, state, NO_TAPE64, at)
+        w = play(d, s, state, no_tape, at)
         winners[i] = -2 if s[BY_LIMIT] else w  # -2: stopped by the turn cap (stats.TRUNCATED)
         out = 0
         for p in range(d[PLAYERS]):
