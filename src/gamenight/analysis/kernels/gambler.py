@@ -19,6 +19,8 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
+# The engine's amounts, compiled in as constants (Numba's cache does not see a change to them
+# in state.py: clear __pycache__ after one; the agreement tests would catch a stale build).
 from gamenight.games.gambler.state import (
     DOUBLES_PRIZE,
     IOU_INTEREST,
