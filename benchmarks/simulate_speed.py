@@ -25,7 +25,7 @@ from gamenight.analysis.simulate import play_out, seated_bots
 from gamenight.engine.game import is_realtime
 from gamenight.realtime import RealtimeTable
 
-GAMES: tuple[str, ...] = ("snake-eyes", "shake", "snake-eyes-casino")  # games with a kernel
+GAMES: tuple[str, ...] = ("snake-eyes", "shake", "snake-eyes-casino", "gambler")  # with a kernel
 GAMES += ("snap", "slap-the-elephant")  # calling games: the realtime table, a bot in each seat
 
 

@@ -56,7 +56,7 @@ def test_reference_and_kernel_agree_in_distribution() -> None:
     assert lo - 3 <= fast.figures["throws"].mean <= hi + 3
 
 
-def test_cli_simulate_json_names_engine_and_intervals() -> None:
+def test_cli_simulate_json_names_engine_and_intervals(monkeypatch: pytest.MonkeyPatch) -> None:
     args = ["simulate", "shake", "--games", "5000", "--players", "3", "--json"]
     out = json.loads(cli.invoke(app, args).stdout)
     assert out["engine"] == "kernel" and out["games"] == 5000 and not out["interrupted"]
@@ -69,6 +69,9 @@ def test_cli_simulate_json_names_engine_and_intervals() -> None:
     assert json.loads(ref.stdout)["engine"] == "reference"
     bad = cli.invoke(app, ["simulate", "shake", "--engine", "warp"])
     assert bad.exit_code == 2 and "kernel or reference" in bad.output
+    from gamenight.analysis import kernels
+
+    monkeypatch.delitem(kernels.MODULES, "gambler")  # as if it had no kernel
     none = cli.invoke(app, ["simulate", "gambler", "--engine", "kernel"])
     assert none.exit_code == 2 and "--engine reference" in none.output
 

@@ -2,6 +2,8 @@
 
 Each module offers ``batch(seeds, sizes, options) -> (winners, figures)`` for a batch of chunks
 (one independent stream each) and ``play_tape(tape, options)`` for one game on given dice.
+A winner is a seat, -1 for no single winner, or -2 (``stats.TRUNCATED``) for a game a safety
+cap stopped, which the tally counts apart.
 Numba is an optional extra (``pip install -e '.[kernels]'``); without it ``available()`` is empty.
 """
 
@@ -16,6 +18,7 @@ MODULES = {
     "snake-eyes-casino": "casino",
     "snap": "snap",
     "slap-the-elephant": "slap",
+    "gambler": "gambler",
 }
 
 

@@ -1,0 +1,144 @@
+"""The Gambler kernel agrees with the reference engine game by game on the same chance outcomes.
+
+Both read one tape of whole numbers per game: a die shows ``v % 6 + 1`` and a card is number
+``v % k`` of the ``k`` the engine lists (``kernels.gambler``'s docstring). The engine, with the
+sensible bot in every seat, defines the rules; the kernel must end every game with the same
+winner, number of moves, cash per seat, draws used and figures (``state.stats()``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba", reason="kernels need the 'kernels' extra (numba)")
+
+import gamenight  # noqa: E402
+from gamenight.analysis import runner  # noqa: E402
+from gamenight.analysis.kernels import gambler  # noqa: E402
+from gamenight.analysis.simulate import reference_figures  # noqa: E402
+from gamenight.engine import State  # noqa: E402
+from gamenight.games.gambler import odds  # noqa: E402
+from kernel_helpers import engine_on_tape  # noqa: E402
+
+
+def gambler_draw(state: Any, tape: np.ndarray, pos: int) -> tuple[dict[str, Any], int]:
+    """The engine's chance move read from the tape, as the kernel reads it."""
+    kind, v = state.chance, int(tape[pos])
+    if kind in ("order", "move", "again"):
+        return {"type": "dice", "faces": [v % 6 + 1, int(tape[pos + 1]) % 6 + 1]}, 2
+    if kind in ("shaker", "race_die"):
+        return {"type": "die", "face": v % 6 + 1}, 1
+    if kind == "ticket":
+        deck = sorted(state.ticket_deck)
+        return {"type": "ticket", "ticket": list(deck[v % len(deck)])}, 1
+    if kind == "horse":
+        left = state._horses_left()
+        return {"type": "horse", "horse": left[v % len(left)]}, 1
+    unseen = state.fortune_unseen
+    return {"type": "fortune", "card": unseen[v % len(unseen)]}, 1
+
+
+def agree(options: dict[str, Any], seed: int, games: int, length: int = 4000) -> dict[str, int]:
+    """Play ``games`` tapes on both; returns how often each rare path came up (to show the
+    tapes reach them)."""
+    game = gamenight.new_game("gambler", **options)
+    full = game.options_dict()
+    seen = {"truncated": 0, "players_out": 0, "ious": 0, "lotteries": 0}
+    tapes = np.random.default_rng(seed).integers(0, 2**31, size=(games, length))
+    for i, tape in enumerate(tapes):
+        state: State
+        state, used = engine_on_tape(game.new_state(seed=0), tape, gambler_draw)
+        assert used < length, "tape too short for this game"
+        w, moves, cash, k_used, figures = gambler.play_tape(tape, full)
+        want_figures = reference_figures(state)
+        want = (state.winner(), len(state.moves), [state.ledger[p] for p in state.purse], used)
+        assert (w, moves, cash, k_used) == want, f"gambler {options} tape {i} (seed {seed})"
+        assert figures == want_figures, f"gambler {options} tape {i} (seed {seed})"
+        seen["truncated"] += state.truncated
+        seen["players_out"] += figures["players_out"]
+        seen["ious"] += figures["ious_taken"]
+        seen["lotteries"] += figures["lotteries"]
+    return seen
+
+
+@pytest.mark.parametrize("players", range(2, 5))
+def test_gambler_kernel_agrees_with_the_engine(players: int) -> None:
+    seen = agree({"players": players}, seed=players, games=400)
+    assert seen["ious"] and seen["lotteries"]
+
+
+@pytest.mark.parametrize("players", range(2, 5))
+def test_gambler_kernel_agrees_on_capped_games_and_other_options(players: int) -> None:
+    """A short turn cap (the richest wins, the game counted as truncated), Start paid at once,
+    a fixed first player."""
+    options = {"players": players, "max_turns": 12, "auto_claim_start": True,
+               "first_player": players - 1}  # fmt: skip
+    seen = agree(options, seed=10 + players, games=200)
+    assert seen["truncated"]
+
+
+def space(name: str, kind: str, amount: int | None = None) -> dict[str, Any]:
+    return {"name": name, "kind": kind, **({"amount": amount} if amount else {})}
+
+
+# A harsh table of the project's making: bills everywhere, so IOUs run dry and players go out.
+HARSH_BOARD = {"space": [
+    space("Start", "start"), space("Fortune", "fortune"), space("Tax", "pay", 90),
+    space("Sweepstakes", "sweepstakes"), space("Fine", "pay", 150), space("Lottery", "lottery"),
+    space("Rent", "pay", 120), space("Races", "races"), space("Fortune", "fortune"),
+    space("Bill", "pay", 110), space("Gift", "collect", 40), space("Daily", "daily_double"),
+    space("Dues", "pay", 130), space("Fortune", "fortune"),
+]}  # fmt: skip
+HARSH_CARDS = {"card": [
+    {"text": "a", "effect": "pay_each", "amount": 70},
+    {"text": "b", "effect": "collect_from_each", "amount": 80},
+    {"text": "c", "effect": "go_to", "to": "lottery"},
+    {"text": "d", "effect": "advance", "amount": 7},
+    {"text": "e", "effect": "pay", "amount": 120},
+    {"text": "f", "effect": "collect", "amount": 150},
+    {"text": "g", "effect": "lottery"},
+    {"text": "h", "effect": "horse_race"},
+    {"text": "i", "effect": "sweepstakes"},
+    {"text": "j", "effect": "go_to", "to": "start"},
+]}  # fmt: skip
+
+
+@pytest.mark.parametrize("players", range(2, 5))
+def test_gambler_kernel_agrees_on_custom_data(players: int) -> None:
+    """A table's own board and cards (as options): bills that knock players out, every card
+    effect, repeated tickets, fewer horses than faces."""
+    options = {"players": players, "board": HARSH_BOARD, "fortune": HARSH_CARDS,
+               "tickets": {"tickets": [[1, 2], [1, 2], [5, 6]] * 4},
+               "horses": {"horses": [6, 2, 4, 1]}}  # fmt: skip
+    seen = agree(options, seed=20 + players, games=200)
+    assert seen["players_out"] > 10
+
+
+def test_the_kernel_scores_the_shaker_like_the_odds() -> None:
+    """Every ordered throw of six dice, every space: the kernel's wins count as ``odds`` says."""
+    shape, a, b, _ = gambler.spaces()
+    counts = gambler.win_counts(shape, a, b)
+    assert list(counts) == [odds.WIN_COUNTS[s] for s in odds.SPACES]
+
+
+def test_simulate_uses_the_kernel_and_counts_capped_games_apart() -> None:
+    fast = runner.run("gambler", 3000, seed=5, players=3, max_turns=15)
+    assert fast.engine == "kernel" and fast.tally.games == 3000
+    t = fast.tally
+    assert 0 < t.truncated < 3000
+    assert t.figures["turn_limit"].total == t.truncated
+    assert sum(t.wins) + t.no_winner + t.truncated == 3000
+    assert set(t.figures) == set(reference_figures(_one_reference_game()))
+    ref = runner.run("gambler", 60, seed=5, engine="reference", players=3, max_turns=15).tally
+    lo, hi = ref.figures["moves"].ci()
+    assert lo - 5 <= t.figures["moves"].mean <= hi + 5
+
+
+def _one_reference_game() -> State:
+    from gamenight.analysis.simulate import play_out, seated_bots
+
+    state = gamenight.new_game("gambler", players=3).new_state(seed=1)
+    return play_out(state, seated_bots("gambler", 3, 1))
