@@ -60,23 +60,29 @@ class Uniforms(Protocol):
 
 
 MAX_SEED = 2**64 - 1
-_BLOCK = 256  # chance draws generated at once
-_TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+# Doubles generated at once: a state's first block is small (most games end within it, and
+# generating costs a few microseconds plus a little per double); each later one is twice the
+# last, up to _MAX_BLOCK.
+_FIRST_BLOCK = 128
+_MAX_BLOCK = 4096
 _local = threading.local()
 
 
-def _philox() -> Any:
-    bg = getattr(_local, "philox", None)
-    if bg is None:
-        bg = _local.philox = np.random.Philox(key=0)
-    return bg
+def _philox() -> tuple[Any, np.random.Generator]:
+    """This thread's Philox bit generator and a Generator drawing doubles from it."""
+    pair = getattr(_local, "philox", None)
+    if pair is None:
+        bg = np.random.Philox(key=0)
+        pair = _local.philox = (bg, np.random.Generator(bg))
+    return pair
 
 
 def _doubles(key: int, stream: int, position: int, n: int) -> np.ndarray:
     """Doubles number ``position`` to ``position + n`` of Philox stream (key, stream).
 
-    Philox is counter-based: setting the counter jumps to any position in O(1)."""
-    bg = _philox()
+    Philox is counter-based: setting the counter jumps to any position in O(1). Each double is
+    the top 53 bits of one raw 64-bit output over 2**53 (``Generator.random``'s own rule)."""
+    bg, gen = _philox()
     bg.state = {
         "bit_generator": "Philox",
         "state": {
@@ -89,8 +95,9 @@ def _doubles(key: int, stream: int, position: int, n: int) -> np.ndarray:
         "uinteger": 0,
     }
     skip = position & 3
-    raw = bg.random_raw(n + skip)[skip:]
-    return (raw >> np.uint64(11)) * _TO_UNIT
+    if skip:
+        bg.random_raw(skip)
+    return gen.random(n)
 
 
 class ChanceStream:
@@ -116,7 +123,8 @@ class ChanceStream:
         o = (index - self.base) * w
         block = self.block
         if not 0 <= o < len(block):
-            self.block = block = _doubles(self.key, 0, index * w, _BLOCK * w).tolist()
+            size = max(w, min(max(2 * len(block), _FIRST_BLOCK), _MAX_BLOCK) // w * w)
+            self.block = block = _doubles(self.key, 0, index * w, size).tolist()
             self.base, o = index, 0
         self.random = iter(block[o : o + w]).__next__
         return self
