@@ -116,7 +116,7 @@ def optional(spec: Spec) -> Field:
 class ActionTypes:
     """The compiled schema of one side of a game (its players, or its chance seat)."""
 
-    __slots__ = ("types", "who", "_known", "checks", "copiers")
+    __slots__ = ("types", "who", "_known", "checks", "copiers", "bare")
 
     def __init__(self, who: str, types: Mapping[str, Mapping[str, Spec | Field]]) -> None:
         self.who = who
@@ -132,6 +132,11 @@ class ActionTypes:
         # per type: the compiled check (a private copy, or None if malformed) and copy
         self.copiers = {
             kind: _compile_copy(kind, f) for kind, f in self.types.items() if _all_required(f)
+        }
+        # per type without fields: one shared, read-only action that every move of it records
+        # (``State.apply`` only: ``parse`` hands its result out, so it always copies)
+        self.bare: dict[str, Action] = {
+            kind: {"type": kind} for kind, f in self.types.items() if not f
         }
 
     def parse(self, action: object) -> Action:

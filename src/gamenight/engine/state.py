@@ -220,14 +220,17 @@ class State(ABC):
             if type(seat) is not int or not 0 <= seat < self.players:
                 self._seat(seat)
             types = self._player_types
-        # ActionTypes.parse, its well-formed case inline on the hot path
+        # ActionTypes.parse, its well-formed case inline on the hot path; an action of a type
+        # without fields is recorded as the type's one shared (never handed out) action
         parsed = None
         if type(action) is dict:
             kind = action.get("type")
             if type(kind) is str:
-                fast = types.checks.get(kind)
-                if fast is not None:
-                    parsed = fast(action)
+                parsed = types.bare.get(kind) if len(action) == 1 else None
+                if parsed is None:
+                    fast = types.checks.get(kind)
+                    if fast is not None:
+                        parsed = fast(action)
         if parsed is None:
             parsed = types.parse(action)
         if seat is not None:  # _apply_parsed, inline for a player's move
