@@ -68,13 +68,30 @@ _MAX_BLOCK = 4096
 _local = threading.local()
 
 
-def _philox() -> tuple[Any, np.random.Generator]:
-    """This thread's Philox bit generator and a Generator drawing doubles from it."""
-    pair = getattr(_local, "philox", None)
-    if pair is None:
-        bg = np.random.Philox(key=0)
-        pair = _local.philox = (bg, np.random.Generator(bg))
-    return pair
+class _Philox:
+    """This thread's Philox bit generator, a Generator drawing doubles from it, and one state
+    dict whose counter and key arrays are refilled for each block (the setter copies them)."""
+
+    def __init__(self) -> None:
+        self.bg = np.random.Philox(key=0)
+        self.gen = np.random.Generator(self.bg)
+        self.counter = np.zeros(4, dtype=np.uint64)
+        self.key = np.zeros(2, dtype=np.uint64)
+        self.state = {
+            "bit_generator": "Philox",
+            "state": {"counter": self.counter, "key": self.key},
+            "buffer": np.zeros(4, dtype=np.uint64),
+            "buffer_pos": 4,
+            "has_uint32": 0,
+            "uinteger": 0,
+        }
+
+
+def _philox() -> _Philox:
+    p = getattr(_local, "philox", None)
+    if p is None:
+        p = _local.philox = _Philox()
+    return p
 
 
 def _doubles(key: int, stream: int, position: int, n: int) -> np.ndarray:
@@ -82,22 +99,15 @@ def _doubles(key: int, stream: int, position: int, n: int) -> np.ndarray:
 
     Philox is counter-based: setting the counter jumps to any position in O(1). Each double is
     the top 53 bits of one raw 64-bit output over 2**53 (``Generator.random``'s own rule)."""
-    bg, gen = _philox()
-    bg.state = {
-        "bit_generator": "Philox",
-        "state": {
-            "counter": np.array([position >> 2, 0, 0, 0], dtype=np.uint64),
-            "key": np.array([key, stream], dtype=np.uint64),
-        },
-        "buffer": np.zeros(4, dtype=np.uint64),
-        "buffer_pos": 4,
-        "has_uint32": 0,
-        "uinteger": 0,
-    }
+    p = _philox()
+    p.counter[0] = position >> 2
+    p.key[0], p.key[1] = key, stream
+    bg = p.bg
+    bg.state = p.state
     skip = position & 3
     if skip:
         bg.random_raw(skip)
-    return gen.random(n)
+    return p.gen.random(n)
 
 
 class ChanceStream:
