@@ -77,7 +77,7 @@ class _Philox:
         self.gen = np.random.Generator(self.bg)
         self.counter = np.zeros(4, dtype=np.uint64)
         self.key = np.zeros(2, dtype=np.uint64)
-        self.state = {
+        self.state: Any = {
             "bit_generator": "Philox",
             "state": {"counter": self.counter, "key": self.key},
             "buffer": np.zeros(4, dtype=np.uint64),
