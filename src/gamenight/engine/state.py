@@ -164,7 +164,9 @@ class State(ABC):
 
     def legal_actions(self, seat: int) -> list[Action]:
         """The actions ``seat`` may take now (new dicts, the caller's to keep or change)."""
-        return self._legal_actions(self._seat(seat))
+        if type(seat) is not int or not 0 <= seat < self.players:  # _seat's test, inline
+            self._seat(seat)  # raises, naming the problem
+        return self._legal_actions(seat)
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
         """JSON-ready picture of the table: all of it (None), or what ``seat`` may see."""
