@@ -7,6 +7,7 @@ Front ends let a human press a key to throw; a live table enters physical dice i
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cached_property
 from typing import Any, ClassVar
 
 from pydantic import Field, model_validator
@@ -26,6 +27,7 @@ SNAKE_EYES_PASS_DRAW = 1  # chips drawn for Snake Eyes on a face-down #2
 CHANCES = 3  # throws the original thrower gets after a complete pass
 # The 36 ordered throws as shared, read-only actions: a draw hands one out, nothing is built.
 THROWS = tuple({"type": "dice", "faces": [a, b]} for a in range(1, 7) for b in range(1, 7))
+UP = [t in CARDS for t in range(13)]  # a seat's cards at the start: UP[total], all face up
 
 
 class SnakeEyesOptions(Options):
@@ -63,6 +65,12 @@ class SnakeEyes(Game):
     def new_state(self, seed: int | None = None) -> SnakeEyesState:
         return SnakeEyesState(self, seed)
 
+    @cached_property
+    def seat_labels(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """Each seat's purse and letter, worked out once for every state of this game."""
+        n = self.players
+        return tuple(f"seat{i}" for i in range(n)), tuple(chr(ord("A") + i) for i in range(n))
+
 
 class SnakeEyesState(State):
     game: SnakeEyes
@@ -73,12 +81,11 @@ class SnakeEyesState(State):
     def __init__(self, game: SnakeEyes, seed: int | None = None) -> None:
         super().__init__(game, seed)
         n, opts = game.players, game.options
-        self.purse = [f"seat{i}" for i in range(n)]
-        self.names = [self.seat_name(i) for i in range(n)]
+        self.purse, self.names = game.seat_labels  # read-only, shared by the game's states
         self.ledger = Ledger({**{p: opts.starting_chips for p in self.purse}, "kitty": 0})
         for seat in range(n):
             self.ledger.transfer(self.purse[seat], "kitty", opts.ante)
-        self.up = [[t in CARDS for t in range(13)] for _ in range(n)]  # up[seat][total]
+        self.up = [UP.copy() for _ in range(n)]  # up[seat][total]
         self.up_count = [len(CARDS)] * n
         self.thrower = 0
         self.chances_left = 0  # > 0 while the thrower uses the chances of a complete pass
