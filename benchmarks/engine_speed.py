@@ -2,7 +2,8 @@
 
 The baseline is OpenSpiel's pig (a C++ dice game driven through pyspiel's Python API), played
 here the same way as ours: full games from a fresh state, a chance node samples one outcome by
-its probabilities with Python's ``random``, a player node takes a uniformly random legal action,
+its probabilities with Python's ``random``, a player node takes a uniformly random legal action
+(of its one actor, as pig's current player; a calling game with several picks one at random),
 and the same budget per measurement, in CPU seconds of this process (on a shared machine the
 wall clock also counts the neighbours; on an idle one the two agree). The games and pig
 alternate for ``--rounds`` rounds and each row keeps its best round (as timeit does), so a
@@ -38,7 +39,8 @@ def protocol_speed(game_id: str, players: int, seconds: float) -> float:
             if state.is_chance():
                 state.sample_chance()
             else:
-                seat = rng.choice(state.actors())
+                seats = state.actors()
+                seat = seats[0] if len(seats) == 1 else rng.choice(seats)
                 state.apply(rng.choice(state.legal_actions(seat)), seat)
             moves += 1
     return moves / (time.process_time() - start)

@@ -335,6 +335,23 @@ def test_the_stream_jumps_to_any_draw() -> None:
     assert ChanceStream(42).overflow(7).random() == ChanceStream(42).overflow(7).random()
 
 
+@pytest.mark.parametrize("width", [1, 6])
+def test_each_draw_reads_its_own_philox_doubles(width: int) -> None:
+    """Slot j of draw i is raw output i * width + j of Philox keyed (seed, 0), its top 53 bits
+    over 2**53, whatever block sizes the stream generates them in: records stay replayable."""
+    import numpy as np
+
+    seed = 2**64 - 5
+    raw = np.random.Philox(key=seed).random_raw(3000 * width)  # key (seed, 0), counter 0
+    expected = ((raw >> np.uint64(11)) * (1.0 / 2**53)).tolist()
+    walked = ChanceStream(key=seed, width=width)
+    for i in [*range(3000), 2999, 5, 700]:  # across block edges, then back
+        walked.at(i)
+        assert [walked.random() for _ in range(width)] == expected[i * width : (i + 1) * width]
+    jumped = ChanceStream(key=seed, width=width).at(1234)
+    assert jumped.random() == expected[1234 * width]
+
+
 def test_a_game_without_a_seed_still_replays_exactly() -> None:
     state = gamenight.new_game("snake-eyes", players=3).new_state()
     for _ in range(5):

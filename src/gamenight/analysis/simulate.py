@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections import defaultdict
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any, Protocol
 
-import numpy as np
-
 from gamenight.engine import State, new_game
+
+from .stats import Tally
 
 
 class Bot(Protocol):
@@ -61,60 +59,6 @@ def play_out(state: State, bots: list[Bot], max_moves: int = 1_000_000) -> State
     raise RuntimeError(f"{state.game.id}: no end after {max_moves} moves")
 
 
-def summary(values: Sequence[float]) -> dict[str, float]:
-    a = np.asarray(values, dtype=float)
-    return {
-        "mean": float(a.mean()),
-        "min": float(a.min()),
-        "p50": float(np.percentile(a, 50)),
-        "p99": float(np.percentile(a, 99)),
-        "max": float(a.max()),
-    }
-
-
-@dataclass
-class Simulation:
-    """What N games showed: wins by seat, length, and each game's own figures.
-
-    Games a safety cap stopped (``truncated``) are counted apart, not as wins or draws."""
-
-    game: str
-    players: int
-    games: int = 0
-    wins_by_seat: list[int] = field(default_factory=list)
-    shared_or_none: int = 0
-    truncated: int = 0
-    lengths: list[int] = field(default_factory=list)
-    figures: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
-
-    def add(self, state: State) -> None:
-        self.games += 1
-        w = state.winner()
-        if state.truncated:
-            self.truncated += 1
-        elif w is None:
-            self.shared_or_none += 1
-        else:
-            self.wins_by_seat[w] += 1
-        self.lengths.append(len(state.moves))
-        for k, v in state.stats().items():
-            self.figures[k].append(float(v))
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "game": self.game,
-            "players": self.players,
-            "games": self.games,
-            "wins_by_seat": self.wins_by_seat,
-            "no_single_winner": self.shared_or_none,
-            "truncated": self.truncated,
-            "moves": summary(self.lengths),
-        }
-        for k, values in sorted(self.figures.items()):
-            out[k] = summary(values)
-        return out
-
-
 def simulate(
     game_id: str,
     games: int,
@@ -123,15 +67,19 @@ def simulate(
     bots: BotFactory = default_bots,
     on_game: Callable[[int], None] | None = None,
     **options: Any,
-) -> Simulation:
-    """Play ``games`` bot games; the same seed gives the same result."""
+) -> Tally:
+    """Play ``games`` bot games; the same seed gives the same result.
+
+    Only the tally is kept (wins, and a histogram per figure), so memory does not grow with the
+    number of games; games a safety cap stopped are counted apart."""
     game = new_game(game_id, players=players, **options)
     master = random.Random(seed)
-    sim = Simulation(game=game_id, players=players, wins_by_seat=[0] * players)
+    tally = Tally(game_id, players)
     for i in range(games):
         game_seed = master.getrandbits(63)
         seated = [bots(game_id, s, game_seed + s) for s in range(players)]
-        sim.add(play_out(game.new_state(seed=game_seed), seated))
+        state = play_out(game.new_state(seed=game_seed), seated)
+        tally.add_game(state.winner(), reference_figures(state), truncated=state.truncated)
         if on_game:
             on_game(i + 1)
-    return sim
+    return tally

@@ -62,7 +62,9 @@ class ShakeBot:
             points = state.points
             if state.round > state.game.options.rounds:  # the All Shake round
                 return _SHAKE if self._races_on(state, seat, points, k) else _STOP
-            return _SHAKE if keeps_shaking(points, k) else _STOP
+            values = shake_values(k)  # keeps_shaking(points, k), inline: asked every shake
+            i = points // STEP
+            return _SHAKE if i < len(values) and values[i] > points else _STOP
         if phase == "choose":
             assert state.rolled is not None
             return _SHAKE if shake_values(k)[0] > state.rolled[seat] * DIE_POINTS else _TAKE

@@ -60,37 +60,54 @@ class Uniforms(Protocol):
 
 
 MAX_SEED = 2**64 - 1
-_BLOCK = 256  # chance draws generated at once
-_TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+# Doubles generated at once: a state's first block is small (most games end within it, and
+# generating costs a few microseconds plus a little per double); each later one is twice the
+# last, up to _MAX_BLOCK.
+_FIRST_BLOCK = 128
+_MAX_BLOCK = 4096
 _local = threading.local()
 
 
-def _philox() -> Any:
-    bg = getattr(_local, "philox", None)
-    if bg is None:
-        bg = _local.philox = np.random.Philox(key=0)
-    return bg
+class _Philox:
+    """This thread's Philox bit generator, a Generator drawing doubles from it, and one state
+    dict whose counter and key arrays are refilled for each block (the setter copies them)."""
+
+    def __init__(self) -> None:
+        self.bg = np.random.Philox(key=0)
+        self.gen = np.random.Generator(self.bg)
+        self.counter = np.zeros(4, dtype=np.uint64)
+        self.key = np.zeros(2, dtype=np.uint64)
+        self.state: Any = {
+            "bit_generator": "Philox",
+            "state": {"counter": self.counter, "key": self.key},
+            "buffer": np.zeros(4, dtype=np.uint64),
+            "buffer_pos": 4,
+            "has_uint32": 0,
+            "uinteger": 0,
+        }
+
+
+def _philox() -> _Philox:
+    p = getattr(_local, "philox", None)
+    if p is None:
+        p = _local.philox = _Philox()
+    return p
 
 
 def _doubles(key: int, stream: int, position: int, n: int) -> np.ndarray:
     """Doubles number ``position`` to ``position + n`` of Philox stream (key, stream).
 
-    Philox is counter-based: setting the counter jumps to any position in O(1)."""
-    bg = _philox()
-    bg.state = {
-        "bit_generator": "Philox",
-        "state": {
-            "counter": np.array([position >> 2, 0, 0, 0], dtype=np.uint64),
-            "key": np.array([key, stream], dtype=np.uint64),
-        },
-        "buffer": np.zeros(4, dtype=np.uint64),
-        "buffer_pos": 4,
-        "has_uint32": 0,
-        "uinteger": 0,
-    }
+    Philox is counter-based: setting the counter jumps to any position in O(1). Each double is
+    the top 53 bits of one raw 64-bit output over 2**53 (``Generator.random``'s own rule)."""
+    p = _philox()
+    p.counter[0] = position >> 2
+    p.key[0], p.key[1] = key, stream
+    bg = p.bg
+    bg.state = p.state
     skip = position & 3
-    raw = bg.random_raw(n + skip)[skip:]
-    return (raw >> np.uint64(11)) * _TO_UNIT
+    if skip:
+        bg.random_raw(skip)
+    return p.gen.random(n)
 
 
 class ChanceStream:
@@ -116,7 +133,8 @@ class ChanceStream:
         o = (index - self.base) * w
         block = self.block
         if not 0 <= o < len(block):
-            self.block = block = _doubles(self.key, 0, index * w, _BLOCK * w).tolist()
+            size = max(w, min(max(2 * len(block), _FIRST_BLOCK), _MAX_BLOCK) // w * w)
+            self.block = block = _doubles(self.key, 0, index * w, size).tolist()
             self.base, o = index, 0
         self.random = iter(block[o : o + w]).__next__
         return self

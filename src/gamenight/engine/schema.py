@@ -116,7 +116,7 @@ def optional(spec: Spec) -> Field:
 class ActionTypes:
     """The compiled schema of one side of a game (its players, or its chance seat)."""
 
-    __slots__ = ("types", "who", "_known", "_fast", "_copy")
+    __slots__ = ("types", "who", "_known", "checks", "copiers", "bare")
 
     def __init__(self, who: str, types: Mapping[str, Mapping[str, Spec | Field]]) -> None:
         self.who = who
@@ -128,9 +128,15 @@ class ActionTypes:
             for kind, fields in types.items()
         }
         self._known = ", ".join(sorted(types)) or "none"
-        self._fast = {kind: _compile_check(kind, f) for kind, f in self.types.items()}
-        self._copy = {
+        self.checks = {kind: _compile_check(kind, f) for kind, f in self.types.items()}
+        # per type: the compiled check (a private copy, or None if malformed) and copy
+        self.copiers = {
             kind: _compile_copy(kind, f) for kind, f in self.types.items() if _all_required(f)
+        }
+        # per type without fields: one shared, read-only action that every move of it records
+        # (``State.apply`` only: ``parse`` hands its result out, so it always copies)
+        self.bare: dict[str, Action] = {
+            kind: {"type": kind} for kind, f in self.types.items() if not f
         }
 
     def parse(self, action: object) -> Action:
@@ -141,7 +147,7 @@ class ActionTypes:
         if type(action) is dict:
             kind = action.get("type")
             if type(kind) is str:
-                fast = self._fast.get(kind)
+                fast = self.checks.get(kind)
                 if fast is not None:
                     out = fast(action)
                     if out is not None:
@@ -150,7 +156,7 @@ class ActionTypes:
 
     def copy(self, action: Action) -> Action:
         """A copy of a well-formed action that shares nothing mutable with it."""
-        copy = self._copy.get(action["type"])
+        copy = self.copiers.get(action["type"])
         return copy(action) if copy is not None else copy_action(action)
 
     def _parse_slow(self, action: object) -> Action:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import secrets
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -50,6 +50,7 @@ class State(ABC):
 
     _player_types: ClassVar[ActionTypes]
     _chance_types: ClassVar[ActionTypes]
+    _chance_copy: ClassVar[Mapping[str, Callable[[Action], Action]]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -66,6 +67,7 @@ class State(ABC):
         if "CHANCE_ACTIONS" in cls.__dict__ or not hasattr(cls, "_chance_types"):
             c = cls.CHANCE_ACTIONS
             cls._chance_types = AnyFlat("chance") if c is None else ActionTypes("chance", c)
+            cls._chance_copy = cls._chance_types.copiers
 
     def __init__(self, game: Game, seed: int | None = None) -> None:
         if seed is None:
@@ -162,7 +164,9 @@ class State(ABC):
 
     def legal_actions(self, seat: int) -> list[Action]:
         """The actions ``seat`` may take now (new dicts, the caller's to keep or change)."""
-        return self._legal_actions(self._seat(seat))
+        if type(seat) is not int or not 0 <= seat < self.players:  # _seat's test, inline
+            self._seat(seat)  # raises, naming the problem
+        return self._legal_actions(seat)
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
         """JSON-ready picture of the table: all of it (None), or what ``seat`` may see."""
@@ -207,17 +211,40 @@ class State(ABC):
         moves = self.moves
         moves.seats.append(None)
         moves.actions.append(action)
-        return self._chance_types.copy(action)
+        copy = self._chance_copy.get(action["type"])  # ActionTypes.copy, one call fewer
+        return copy(action) if copy is not None else copy_action(action)
 
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Apply ``action`` for ``seat`` (None: chance), or raise and change nothing."""
         if seat is None:
-            action = self._chance_types.parse(action)
+            types = self._chance_types
         else:
             if type(seat) is not int or not 0 <= seat < self.players:
                 self._seat(seat)
-            action = self._player_types.parse(action)
-        self._apply_parsed(action, seat)
+            types = self._player_types
+        # ActionTypes.parse, its well-formed case inline on the hot path; an action of a type
+        # without fields is recorded as the type's one shared (never handed out) action
+        parsed = None
+        if type(action) is dict:
+            kind = action.get("type")
+            if type(kind) is str:
+                parsed = types.bare.get(kind) if len(action) == 1 else None
+                if parsed is None:
+                    fast = types.checks.get(kind)
+                    if fast is not None:
+                        parsed = fast(action)
+        if parsed is None:
+            parsed = types.parse(action)
+        if seat is not None:  # _apply_parsed, inline for a player's move
+            if self.is_terminal():
+                raise IllegalAction("the game is over")
+            self._check(parsed, seat)
+            self._do(parsed, seat)
+            moves = self.moves
+            moves.seats.append(seat)
+            moves.actions.append(parsed)
+            return
+        self._apply_parsed(parsed, seat)
 
     def _apply_parsed(self, action: Action, seat: int | None) -> None:
         """Apply an action whose seat and shape are checked (``apply``, ``replay``)."""

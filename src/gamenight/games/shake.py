@@ -58,6 +58,7 @@ def crap_out_chance(scoring_faces: int) -> Fraction:
 
 # the player actions each player phase allows
 EXPECTED = {"choose": ("take", "shake"), "shaken": ("shake", "stop"), "order": ("order",)}
+CHANCE_PHASES = frozenset({"roll", "shake", "order-roll", "final-roll"})
 
 
 @register_game
@@ -123,20 +124,29 @@ class ShakeState(State):
         return self.phase == "over"
 
     def is_chance(self) -> bool:
-        return self.phase in ("roll", "shake", "order-roll", "final-roll")
+        return self.phase in CHANCE_PHASES
 
     def actor(self) -> int | None:
         """The one seat to act, if a player (not chance) is to move."""
-        if self.phase == "choose":
-            return self.queue[0]
-        if self.phase == "shaken":
+        phase = self.phase
+        if phase == "shaken":  # the most frequent first: a shaker shakes dozens of times a turn
             return self.shaker
-        if self.phase == "order":
+        if phase == "choose":
+            return self.queue[0]
+        if phase == "order":
             return self.picker
         return None
 
     def actors(self) -> list[int]:
-        seat = self.actor()
+        phase = self.phase  # actor(), inline: play loops ask every move
+        if phase == "shaken":
+            seat = self.shaker
+        elif phase == "choose":
+            seat = self.queue[0]
+        elif phase == "order":
+            seat = self.picker
+        else:
+            return []
         return [] if seat is None else [seat]
 
     def _legal_actions(self, seat: int) -> list[Action]:
@@ -150,10 +160,9 @@ class ShakeState(State):
         return [{"type": "order", "seats": list(p)} for p in itertools.permutations(slot)]
 
     def totals(self) -> list[int]:
-        return [
-            sum(s or 0 for s in self.pad[seat]) + (self.all_shake[seat] or 0)
-            for seat in range(self.players)
-        ]
+        # filter(None, ...) skips the unplayed rounds (None) and adds nothing for the 0s
+        pads, extra = self.pad, self.all_shake
+        return [sum(filter(None, pads[s])) + (extra[s] or 0) for s in range(self.players)]
 
     def winner(self) -> int | None:
         """The single winner; None while playing or when the top total is shared."""
@@ -176,9 +185,19 @@ class ShakeState(State):
 
     def _sample_chance(self, rng: Uniforms) -> Action:
         rnd = rng.random
-        if self.phase == "shake":
+        if self.phase == "shake":  # six shake dice, written out: a comprehension is a call
             hit = self._hit
-            return {"type": "shake", "faces": [SCORING if rnd() < hit else 0 for _ in range(6)]}
+            return {
+                "type": "shake",
+                "faces": [
+                    SCORING if rnd() < hit else 0,
+                    SCORING if rnd() < hit else 0,
+                    SCORING if rnd() < hit else 0,
+                    SCORING if rnd() < hit else 0,
+                    SCORING if rnd() < hit else 0,
+                    SCORING if rnd() < hit else 0,
+                ],
+            }
         return {"type": "dice", "faces": [int(rnd() * 6) + 1 for _ in range(self._rollers())]}
 
     # --- validation (never mutates) --------------------------------------------------------------
@@ -187,15 +206,16 @@ class ShakeState(State):
         if seat is None:
             self._check_chance(action, kind)
             return
-        if self.is_chance():
-            raise NotYourTurn(f"the dice are to be rolled ({self.phase}); no player acts now")
+        phase = self.phase
+        if phase in CHANCE_PHASES:
+            raise NotYourTurn(f"the dice are to be rolled ({phase}); no player acts now")
         if kind not in ("take", "shake", "stop", "order"):
             raise MalformedAction(f"Shake knows no {kind!r} action")
-        if seat != self.actor():
+        if seat != (self.shaker if phase == "shaken" else self.actor()):
             raise NotYourTurn(
                 f"it is {self.seat_name(self.actor() or 0)}'s turn, not {self.seat_name(seat)}'s"
             )
-        if kind not in EXPECTED[self.phase]:
+        if kind not in EXPECTED[phase]:
             why = {
                 "choose": "take the die's points or shake",
                 "shaken": "shake again or stop",
@@ -242,14 +262,18 @@ class ShakeState(State):
 
     # --- moves -----------------------------------------------------------------------------------
     def _do(self, action: Action, seat: int | None) -> None:
-        kind = action["type"]
-        if self.phase == "roll":
-            self._roll(list(action["faces"]))
-        elif self.phase == "shake":
+        phase = self.phase  # the chance phases, then a player's move; the most frequent first
+        if phase == "shake":
             self._shake_result(action["faces"])  # kept, never changed: the record holds it too
-        elif self.phase == "order-roll":
+            return
+        kind = action["type"]
+        if phase == "shaken" and kind == "shake":
+            self.phase = "shake"  # the shaker, already set, shakes again
+        elif phase == "roll":
+            self._roll(list(action["faces"]))
+        elif phase == "order-roll":
             self._order_roll(list(action["faces"]))
-        elif self.phase == "final-roll":
+        elif phase == "final-roll":
             self._final_roll(list(action["faces"]))
         elif kind == "take":
             self._take()
@@ -316,9 +340,10 @@ class ShakeState(State):
             self.points = 0
             self._stop()
             return
-        self.points += gained
+        points = self.points = self.points + gained
         self.phase = "shaken"
-        self.log("{} shakes {}: {} in hand.", self.names[seat], gained, self.points)
+        # self.log, inline: a turn shakes dozens of times
+        self._events.append(("{} shakes {}: {} in hand.", self.names[seat], gained, points))
 
     def _stop(self) -> None:
         seat = self.shaker

@@ -7,6 +7,7 @@ Front ends let a human press a key to throw; a live table enters physical dice i
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cached_property
 from typing import Any, ClassVar
 
 from pydantic import Field, model_validator
@@ -26,6 +27,7 @@ SNAKE_EYES_PASS_DRAW = 1  # chips drawn for Snake Eyes on a face-down #2
 CHANCES = 3  # throws the original thrower gets after a complete pass
 # The 36 ordered throws as shared, read-only actions: a draw hands one out, nothing is built.
 THROWS = tuple({"type": "dice", "faces": [a, b]} for a in range(1, 7) for b in range(1, 7))
+UP = [t in CARDS for t in range(13)]  # a seat's cards at the start: UP[total], all face up
 
 
 class SnakeEyesOptions(Options):
@@ -63,6 +65,12 @@ class SnakeEyes(Game):
     def new_state(self, seed: int | None = None) -> SnakeEyesState:
         return SnakeEyesState(self, seed)
 
+    @cached_property
+    def seat_labels(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """Each seat's purse and letter, worked out once for every state of this game."""
+        n = self.players
+        return tuple(f"seat{i}" for i in range(n)), tuple(chr(ord("A") + i) for i in range(n))
+
 
 class SnakeEyesState(State):
     game: SnakeEyes
@@ -73,12 +81,11 @@ class SnakeEyesState(State):
     def __init__(self, game: SnakeEyes, seed: int | None = None) -> None:
         super().__init__(game, seed)
         n, opts = game.players, game.options
-        self.purse = [f"seat{i}" for i in range(n)]
-        self.names = [self.seat_name(i) for i in range(n)]
+        self.purse, self.names = game.seat_labels  # read-only, shared by the game's states
         self.ledger = Ledger({**{p: opts.starting_chips for p in self.purse}, "kitty": 0})
         for seat in range(n):
             self.ledger.transfer(self.purse[seat], "kitty", opts.ante)
-        self.up = [[t in CARDS for t in range(13)] for _ in range(n)]  # up[seat][total]
+        self.up = [UP.copy() for _ in range(n)]  # up[seat][total]
         self.up_count = [len(CARDS)] * n
         self.thrower = 0
         self.chances_left = 0  # > 0 while the thrower uses the chances of a complete pass
@@ -150,10 +157,15 @@ class SnakeEyesState(State):
             return
         self.throws += 1
         thrower = self.thrower
-        self.log("{} throws {} ({}+{}).", self.names[thrower], total, faces[0], faces[1])
-        if total == 7:
-            self._pay(thrower, SEVEN_FINE, "threw 7")
-            self._pass_left(thrower)
+        name = self.names[thrower]
+        events = self._events  # self.log, inline on the path every throw takes
+        events.append(("{} throws {} ({}+{}).", name, total, faces[0], faces[1]))
+        if total == 7:  # _pay and _pass_left, inline: a sixth of all throws
+            paid = self.ledger.pay_what_you_can(self.purse[thrower], "kitty", SEVEN_FINE)
+            events.append(("{} puts {} chip(s) in the kitty ({}).", name, paid, "threw 7"))
+            self.chances_left = 0
+            left = self.thrower = (thrower + 1) % self.players
+            events.append(("Dice pass to {}.", self.names[left]))
         elif self.up[thrower][total]:
             self.chances_left = 0
             self._turn_down(thrower, total)
@@ -194,9 +206,9 @@ class SnakeEyesState(State):
 
     def _turn_down(self, seat: int, card: int) -> None:
         self.up[seat][card] = False
-        self.up_count[seat] -= 1
-        self.log("{} turns #{} face down.", self.names[seat], card)
-        if self.up_count[seat] == 0:
+        left = self.up_count[seat] = self.up_count[seat] - 1
+        self._events.append(("{} turns #{} face down.", self.names[seat], card))  # self.log
+        if left == 0:
             self._winner = seat
             won = self.ledger.transfer("kitty", self.purse[seat], self.ledger["kitty"])
             self.kitty_won = won
@@ -213,7 +225,9 @@ class SnakeEyesState(State):
             seat = (thrower + step) % n
             if self.up[seat][card]:
                 self.thrower = seat
-                self.log("Dice pass to {}, who has #{} face up.", self.names[seat], card)
+                self._events.append(
+                    ("Dice pass to {}, who has #{} face up.", self.names[seat], card)
+                )
                 self._turn_down(seat, card)
                 return
         self.chances_left = CHANCES
@@ -226,7 +240,7 @@ class SnakeEyesState(State):
 
     def _pay(self, seat: int, chips: int, why: str) -> None:
         paid = self.ledger.pay_what_you_can(self.purse[seat], "kitty", chips)
-        self.log("{} puts {} chip(s) in the kitty ({}).", self.names[seat], paid, why)
+        self._events.append(("{} puts {} chip(s) in the kitty ({}).", self.names[seat], paid, why))
 
     def _draw(self, seat: int, chips: int, why: str) -> None:
         got = self.ledger.pay_what_you_can("kitty", self.purse[seat], chips)
