@@ -82,7 +82,11 @@ def test_random_play_ends_replays_and_conserves(game_id: str, seed: int, data) -
     rng = random.Random(seed)
     # random play's tail in Slap the Elephant runs to tens of thousands of moves; a short cap
     # keeps this property test quick and makes it cover truncated games too
-    short = {"max_flips": 2_000} if game_id in ("snap", "slap-the-elephant") else {}
+    short: dict[str, int] = {}
+    if game_id in ("snap", "slap-the-elephant"):
+        short = {"max_flips": 2_000}
+    elif game_id == "snake-eyes-casino":  # random wagers and removals between rolls: at 8
+        short = {"max_rolls": 100}  # players a long session runs past MAX_MOVES
     game = gamenight.new_game(game_id, players=players, **short)
     state = game.new_state(seed=rng.randrange(2**32))
     random_play(state, rng)
