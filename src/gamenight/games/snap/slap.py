@@ -57,7 +57,7 @@ class SlapState(TableState):
         return seat == self.top_by and bool(self.center)
 
     def is_chance(self) -> bool:
-        return not self._over and self.dealing()
+        return not self._over and self.to_deal > 0
 
     def _chance_outcomes(self) -> list[tuple[dict[str, Any], Fraction]]:
         return self._deal_outcomes()
