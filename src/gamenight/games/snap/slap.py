@@ -23,6 +23,7 @@ from .deck import ELEPHANT, MOUSE
 from .table import CardOptions, TableState, flip_cap
 
 TARGET = {"slap": ELEPHANT, "snap_fingers": MOUSE}
+VERB = {"slap": "slap", "snap_fingers": "snap fingers"}  # as the log has always written them
 
 
 class SlapOptions(CardOptions):
@@ -92,7 +93,7 @@ class SlapState(TableState):
             self.log(
                 "{} {}s first at the {} and takes {} cards",
                 self.seat_name(seat),
-                kind.replace("_", " "),
+                VERB[kind],
                 TARGET[kind],
                 won,
             )
@@ -102,21 +103,22 @@ class SlapState(TableState):
         self._update_outs()
 
     def _divide(self, offender: int, kind: str) -> None:
-        others = [s for s in self.in_seats() if s != offender]
-        others = sorted(others, key=lambda s: (s - offender) % self.players)
-        top = self.center[-1]
-        rounds = len(self.center) // len(others)
+        n, out, pack, center = self.players, self.out, self.pack, self.center
+        # the seats still in, round from the offender's left
+        others = [s % n for s in range(offender + 1, offender + n) if not out[s % n]]
+        top = center[-1]
+        rounds = len(center) // len(others)
         if rounds:
             self.top_by = None  # the top card is handed out; what is left is older
-        for _ in range(rounds):
-            for s in others:
-                self.pack[s].append(self.center.pop())
+            for _ in range(rounds):
+                for s in others:
+                    pack[s].append(center.pop())
         self.log(
             "{} wrongly {}s at {}: {} cards each to {}; {} left in the centre",
             self.seat_name(offender),
-            kind.replace("_", " "),
+            VERB[kind],
             "a " + top,
             rounds,
             [self.seat_name(s) for s in others],
-            len(self.center),
+            len(center),
         )
