@@ -23,7 +23,7 @@ from .deck import ELEPHANT, MOUSE
 from .table import CardOptions, TableState, flip_cap
 
 TARGET = {"slap": ELEPHANT, "snap_fingers": MOUSE}
-VERB = {"slap": "slap", "snap_fingers": "snap fingers"}  # as the log has always written them
+VERB = {"slap": "slap", "snap_fingers": "snap finger"}  # the log adds the "s"
 
 
 class SlapOptions(CardOptions):
