@@ -143,11 +143,12 @@ class SnapState(TableState):
 
     def matches(self) -> list[int | None]:
         """Piles (seats, None = centre) whose exposed top matches another exposed top."""
-        tops = self.exposed()
-        cards = [card for card, _ in tops]
+        cards = [u[-1] for u in self.up if u]
+        if self.center:
+            cards.append(self.center[-1])
         if len(set(cards)) == len(cards):  # the usual case: every top differs
             return []
-        return [where for card, where in tops if cards.count(card) >= 2]
+        return [where for card, where in self.exposed() if cards.count(card) >= 2]
 
     def _call(self, seat: int) -> None:
         self.calls += 1
