@@ -28,7 +28,7 @@ VERB = {"slap": "slap", "snap_fingers": "snap finger"}  # the log adds the "s"
 
 class SlapOptions(CardOptions):
     players: int = Field(default=3, description="2 to 4 players")
-    max_flips: int = flip_cap(200_000)  # random play runs to ~10,000 flips at its 99th percentile
+    max_flips: int = flip_cap(200_000)  # random play: longest of ~30,000 games 15,903 flips
 
 
 @register_game
