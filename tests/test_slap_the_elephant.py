@@ -49,6 +49,18 @@ def test_first_finger_snap_on_a_mouse_takes_the_pile() -> None:
     assert state.pack[1][before:] == ["mouse"] and state.turn == 1
 
 
+def test_the_log_says_who_snapped_his_fingers_in_plain_words() -> None:
+    state = dealt("slap-the-elephant", [["mouse", "kite"], ["owl", "fish"]])
+    state.apply(FLIP, 0)
+    state.apply(FINGERS, 1)  # right: B takes the mouse
+    state.apply(FLIP, 1)
+    state.apply(FINGERS, 0)  # wrong: the top is an owl
+    said = state.events()
+    assert "B snap fingers first at the mouse and takes 1 cards" in said
+    assert any(e.startswith("A wrongly snap fingers at a ") for e in said)
+    assert not any("fingerss" in e for e in said)
+
+
 @pytest.mark.parametrize("call, top", [(SLAP, "mouse"), (FINGERS, "elephant"), (SLAP, "kite")])
 def test_wrong_reaction_divides_the_pile_among_the_others(call, top) -> None:
     state = dealt("slap-the-elephant", [["owl", "fish"], ["crown", top], ["anchor"]])

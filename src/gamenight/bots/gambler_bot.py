@@ -21,6 +21,10 @@ CUSHION = 100  # cash kept after repaying an IOU, so the next fee does not force
 # The odds never change during a game: each space's expected prize, and the best of them.
 EXPECTED = {space: odds.win_probability(space) * odds.prize(space) for space in odds.SPACES}
 BEST_SPACE = max(EXPECTED.values())
+# Each space's place among the distinct expected prizes (equal prizes share a place): the same
+# choice as comparing the exact Fractions, without doing it at every Sweepstakes.
+RANK = {space: sorted(set(EXPECTED.values())).index(e) for space, e in EXPECTED.items()}
+ROLL_AGAIN = Fraction(DOUBLES_PRIZE, 6) >= BEST_SPACE  # a second roll beats any Sweepstakes
 TICKET_VALUE = odds.ticket_value(1, 2, LOTTERY_PRIZE)
 
 
@@ -43,11 +47,10 @@ class GamblerBot:
         if "buy_ticket" in types and self.ticket_pays(cash):
             return types["buy_ticket"]
         if "roll_again" in types:
-            again = Fraction(DOUBLES_PRIZE, 6)
-            return types["roll_again"] if again >= BEST_SPACE else types["sweepstakes"]
+            return types["roll_again"] if ROLL_AGAIN else types["sweepstakes"]
         markers = [a for a in legal if a["type"] == "marker"]
         if markers:
-            return max(markers, key=lambda a: EXPECTED[a["space"]])
+            return max(markers, key=lambda a: RANK[a["space"]])
         for kind in ("roll", "end_turn"):
             if kind in types:
                 return types[kind]

@@ -30,6 +30,7 @@ TICKET_PRICE, MAX_TICKETS, LOTTERY_PRIZE = 10, 3, 50
 SWEEP_FEE, RACE_FEE, RACE_PRIZE = 10, 20, 80
 DOUBLES_PRIZE, START_PAY = 500, 100
 IOU_LOAN, IOU_INTEREST = 200, 20
+REPAY = IOU_LOAN + IOU_INTEREST
 BANK = "bank"
 DIE = [({"type": "die", "face": f}, Fraction(1, 6)) for f in range(1, 7)]
 TWO_DICE_LAW, DIE_LAW = Law(dice_outcomes(2)), Law(DIE)
@@ -188,13 +189,19 @@ class GamblerState(State):
         """The seat the game waits for first, then every other seat that may take or repay an
         IOU now (also while dice roll or cards are drawn): a turn-by-turn driver asks the first.
         """
-        if self.phase == "over":
+        phase = self.phase
+        if phase == "over":
             return []
-        first = self._to_move()
-        seats = [] if first is None else [first]
-        return seats + [
-            s for s in range(self.players) if s != first and self._may_borrow_or_repay(s)
-        ]
+        seats: list[int] = []
+        first = None
+        if self.chance is None:  # _to_move(), inline: this runs before every move
+            first = self.marker_queue[0] if phase == "marker" else self.current
+            seats.append(first)
+        out, iou, cash, purse = self.out, self.iou, self.ledger.balances, self.purse
+        for s in range(self.players):  # _may_borrow_or_repay(s), inline
+            if s != first and not out[s] and (not iou[s] or cash[purse[s]] >= REPAY):
+                seats.append(s)
+        return seats
 
     def _legal_actions(self, seat: int) -> list[dict[str, Any]]:
         if self.phase == "over" or self.out[seat]:
@@ -275,7 +282,8 @@ class GamblerState(State):
         kind = action["type"]
         if self.out[seat]:
             raise NotYourTurn(f"{self.seat_name(seat)} is out of the game")
-        if kind != "take_iou" and kind != "repay_iou":  # IOUs: at any time (rulebook)
+        iou_move = kind == "take_iou" or kind == "repay_iou"
+        if not iou_move:  # IOUs: at any time (rulebook)
             if self.chance is not None:
                 raise NotYourTurn("a chance move (dice or a card) comes next, not a player's")
             if seat != self._to_move():
@@ -314,7 +322,12 @@ class GamblerState(State):
             "claim_start",
         ):
             raise MalformedAction(f"unknown Gambler action {kind!r}")
-        if action not in self.legal_actions(seat):
+        # Past the checks above an IOU move is always legal, and a roll is whenever the phase
+        # is "turn"; anything else is looked up among the legal actions.
+        if iou_move:
+            return
+        legal = self.phase == "turn" if kind == "roll" else action in self._legal_actions(seat)
+        if not legal:
             raise IllegalAction(f"{action} is not allowed in the {self.phase!r} phase")
 
     def _ticket_problem(self, seat: int) -> str | None:
@@ -351,8 +364,8 @@ class GamblerState(State):
             self._do_player(action, seat)
         if self.phase != "over":
             self._check_end()
-        on_turn = self.phase in ("turn", "doubles", "claim") and self.chance is None
-        if on_turn and self.out[self.current]:  # went out on their own turn: play passes on
+        on_turn = self.chance is None and self.phase in ("turn", "doubles", "claim")
+        if self.out[self.current] and on_turn:  # went out on their own turn: play passes on
             self.start_due = False
             self._next_turn()
 
@@ -572,13 +585,15 @@ class GamblerState(State):
         ]
 
     def _check_end(self) -> None:
-        alive = self._alive()
-        rich = [s for s in alive if not self.iou[s] and self.ledger[self.purse[s]] >= TARGET]
+        out, iou, cash, purse = self.out, self.iou, self.ledger.balances, self.purse
+        rich = [
+            s for s in range(self.players) if not out[s] and not iou[s] and cash[purse[s]] >= TARGET
+        ]
         if rich:
             order = self._from_caller(self.current)
             self._finish(max(rich, key=lambda s: (self.ledger[self.purse[s]], -order.index(s))))
-        elif len(alive) == 1:
-            self._finish(alive[0])
+        elif out.count(False) == 1:
+            self._finish(out.index(False))
 
     def _finish(self, seat: int) -> None:
         self._winner, self.phase, self.chance = seat, "over", None

@@ -59,7 +59,10 @@ class SnapState(TableState):
     def is_chance(self) -> bool:
         if self._over:
             return False
-        return self.dealing() or self._needs_reshuffle() or sum(self.shuffle_pool.values()) > 0
+        if self.to_deal > 0 or self.shuffle_pool:  # dealing, or a shuffle under way
+            return True
+        t = self.turn
+        return not self.pack[t] and bool(self.up[t]) and not self.matches()
 
     def _needs_reshuffle(self) -> bool:
         """The seat to flip has an empty pack and nothing to call shows: the shuffle starts.
@@ -104,8 +107,12 @@ class SnapState(TableState):
         t = self.turn
         if not self.shuffle_pool:  # first draw: the face-up pile is picked up
             self._pick_up(t)
-        self.shuffle_pool[card] -= 1
-        self.shuffle_pool += Counter()  # drop zero counts
+        pool = self.shuffle_pool
+        left = pool[card] - 1
+        if left:
+            pool[card] = left
+        else:
+            del pool[card]  # no zero counts: an empty pool is a finished shuffle
         self.pack[t].append(card)
 
     def _pick_up(self, seat: int) -> None:
@@ -129,18 +136,19 @@ class SnapState(TableState):
 
     def exposed(self) -> list[tuple[str, int | None]]:
         """Exposed cards as (card, seat); seat None is the centre pile."""
-        tops: list[tuple[str, int | None]] = [
-            (self.up[s][-1], s) for s in range(self.players) if self.up[s]
-        ]
+        tops: list[tuple[str, int | None]] = [(u[-1], s) for s, u in enumerate(self.up) if u]
         if self.center:
             tops.append((self.center[-1], None))
         return tops
 
     def matches(self) -> list[int | None]:
         """Piles (seats, None = centre) whose exposed top matches another exposed top."""
-        tops = self.exposed()
-        cards = [card for card, _ in tops]
-        return [where for card, where in tops if cards.count(card) >= 2]
+        cards = [u[-1] for u in self.up if u]
+        if self.center:
+            cards.append(self.center[-1])
+        if len(set(cards)) == len(cards):  # the usual case: every top differs
+            return []
+        return [where for card, where in self.exposed() if cards.count(card) >= 2]
 
     def _call(self, seat: int) -> None:
         self.calls += 1

@@ -120,22 +120,6 @@ class TableState(State):
         return dict(action)
 
     # --- calls and turns -------------------------------------------------------------------
-    def _check_player(self, action: dict[str, Any], seat: int) -> str:
-        """Common checks for a player's move; returns its type."""
-        kind = action["type"]
-        if kind not in ("flip", *self.CALLS):
-            known = ", ".join(("flip", *self.CALLS))
-            raise MalformedAction(f"unknown action {kind!r} (known: {known})")
-        if set(action) != {"type"}:
-            raise MalformedAction(f"a {kind!r} action has no fields besides 'type'; got {action}")
-        if self.out[seat]:
-            raise NotYourTurn(f"seat {self.seat_name(seat)} is out of the game and may not act")
-        if kind == "flip" and seat != self.turn:
-            raise NotYourTurn(
-                f"it is {self.seat_name(self.turn)}'s turn to flip, not {self.seat_name(seat)}'s"
-            )
-        return str(kind)
-
     def _count_flip(self) -> None:
         self.flips += 1
         if self.flips >= self.max_flips and not self._over:
@@ -156,18 +140,19 @@ class TableState(State):
 
     def _update_outs(self) -> None:
         """Seats with no cards are out; the last seat in takes the centre and wins."""
-        for s in range(self.players):
-            if not self.out[s] and self.held(s) == 0 and not self._still_in_play(s):
-                self.out[s] = True
+        out, pack = self.out, self.pack
+        for s in range(self.players):  # an empty pack first: held() counts the pack too
+            if not pack[s] and not out[s] and self.held(s) == 0 and not self._still_in_play(s):
+                out[s] = True
                 self.log("{} has no cards left and is out", self.seat_name(s))
-        alive = self.in_seats()
-        if len(alive) == 1 and not self.dealing():
-            w = alive[0]
+        alive = out.count(False)
+        if alive == 1 and not self.to_deal > 0:
+            w = out.index(False)
             self._gather_all(w)
             self._over = True
             self._winner = w
             self.log("{} holds all {} cards and wins", self.seat_name(w), DECK_SIZE)
-        elif self.out[self.turn] and alive:
+        elif alive and out[self.turn]:
             self.turn = self.next_in(self.turn)
 
     def _gather_all(self, seat: int) -> None:
@@ -193,17 +178,22 @@ class TableState(State):
         turns (one actor at a time) still moves the game on."""
         if self._over or self.is_chance():
             return []
+        t = self.turn
         if not self._call_open():
-            return [self.turn]
-        return [self.turn, *(s for s in self.in_seats() if s != self.turn)]
+            return [t]
+        out = self.out
+        return [t] + [s for s in range(self.players) if s != t and not out[s]]
 
     def _legal_actions(self, seat: int) -> list[dict[str, Any]]:
-        if seat not in self.actors():
+        if self._over or self.is_chance():  # no actors: nobody may act
             return []
-        acts = [{"type": c} for c in self.CALLS if self._call_open()]
-        if seat == self.turn:
-            acts.insert(0, {"type": "flip"})
-        return acts
+        if seat == self.turn:  # the seat to flip is always first among the actors
+            if self._call_open():
+                return [{"type": "flip"}] + [{"type": c} for c in self.CALLS]
+            return [{"type": "flip"}]
+        if self.out[seat] or not self._call_open():
+            return []
+        return [{"type": c} for c in self.CALLS]
 
     def _call_open(self) -> bool:
         return True
@@ -214,8 +204,21 @@ class TableState(State):
             return
         if self.is_chance():
             raise NotYourTurn("cards are being dealt or shuffled: a chance move is due")
-        kind = self._check_player(action, seat)
-        if kind != "flip" and not self._call_open():
+        kind = action["type"]
+        if kind != "flip" and kind not in self.CALLS:
+            known = ", ".join(("flip", *self.CALLS))
+            raise MalformedAction(f"unknown action {kind!r} (known: {known})")
+        if len(action) != 1:  # "type" is its only key
+            raise MalformedAction(f"a {kind!r} action has no fields besides 'type'; got {action}")
+        if self.out[seat]:
+            raise NotYourTurn(f"seat {self.seat_name(seat)} is out of the game and may not act")
+        if kind == "flip":
+            if seat != self.turn:
+                raise NotYourTurn(
+                    f"it is {self.seat_name(self.turn)}'s turn to flip, "
+                    f"not {self.seat_name(seat)}'s"
+                )
+        elif not self._call_open():
             raise IllegalAction(f"there is nothing on the table to {kind} at")
 
     def _check_chance(self, action: dict[str, Any]) -> None:
