@@ -28,7 +28,9 @@ def test_shake_table_at_desktop_and_phone_width(server: Server, new_context: Any
     page = sit(new_context(), server, tid, 0, token, "Sam")
     errors = watch_errors(page)
     play_a_little(page, 2)
-    page.wait_for_selector("#controls button.act")  # a decision, with its crap-out chance
+    # a decision, with its crap-out chance: three bots may first shake a few hundred moves,
+    # each committed before it is shown, which takes a while on a loaded CI machine
+    page.wait_for_selector("#controls button.act", timeout=120_000)
     page.wait_for_selector("[data-testid=crap-chance]")
     shot(page, "shake")
     phone = sit(
