@@ -107,6 +107,9 @@ def test_merging_race_records_keeps_every_arrival_once() -> None:
     assert merged is not None and merged["arrivals"] == [good, late]
     assert merge_race(theirs, {"move": 6, "arrivals": [late]}) == theirs
     assert merge_race(None, theirs) == theirs
+    # a process that heard only the late call first still shows the applied call first
+    swapped = merge_race({"move": 7, "arrivals": [late]}, {"move": 7, "arrivals": [good]})
+    assert swapped is not None and swapped["arrivals"] == [good, late]
 
 
 @pytest.fixture

@@ -237,13 +237,17 @@ def lobby_summary(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def merge_race(theirs: Any, ours: dict[str, Any] | None) -> dict[str, Any] | None:
-    """Another process's race record, with the arrivals we saw at the same flip and it did not."""
+    """Another process's race record, with the arrivals we saw at the same flip and it did not.
+
+    Calls that were applied (good or false) come first, in the order stored, then the calls too
+    late to count: every process shows the same order, whichever notice reached it first."""
     if not isinstance(theirs, dict):
         return ours
     if ours is None or ours.get("move") != theirs.get("move"):
         return theirs
     arrivals = list(theirs.get("arrivals", []))
     arrivals += [a for a in ours["arrivals"] if a not in arrivals]
+    arrivals.sort(key=lambda a: a.get("result") == "too late")  # stable: the rest keep order
     return {**theirs, "arrivals": arrivals}
 
 
