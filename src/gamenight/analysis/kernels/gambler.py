@@ -131,7 +131,7 @@ def tables(options: dict[str, Any]) -> tuple[np.ndarray, ...]:
 
 # Speed: the helpers below never allocate, so they are compiled without Numba's reference
 # counting (``_nrt=False``): its atomic increments cost a quarter of the time on every call.
-NO_REFCOUNT: dict[str, Any] = {"_nrt": False}
+NO_REFCOUNT: dict[str, Any] = {"_nrt": False, "error_model": "numpy"}
 # One flat int64 array ``s`` holds a game (scalars, then per-seat and per-card blocks) and one
 # ``d`` holds the table and the bot: every helper takes the two, so a call passes two arrays.
 (PHASE, CHANCE, CUR, START_DUE, MAY_BUY, TURNS, IOUS, SWEEPS, LOTTOS, RACES_HELD, BY_LIMIT,
@@ -709,10 +709,13 @@ def play(d: np.ndarray, s: np.ndarray, state: np.ndarray, tape: np.ndarray,
         s[PHASE] = ORDER
         s[CHANCE] = THROW_OFF
     while s[PHASE] != OVER:
+        if s[CHANCE] == NONE:
+            _player(s, d)
+        # A choice that calls for chance (a roll, a ticket, the last marker) changes nobody's
+        # standing, so the end-of-game checks after it could not end the game: the chance
+        # move follows in the same round, and the checks run once for the two.
         if s[CHANCE] != NONE:
             _chance(s, d, state, tape, at)
-        else:
-            _player(s, d)
         if s[PHASE] != OVER:
             _check_end(s, n)
         on_turn = s[PHASE] in (TURN, DOUBLES, CLAIM) and s[CHANCE] == NONE
@@ -722,7 +725,7 @@ def play(d: np.ndarray, s: np.ndarray, state: np.ndarray, tape: np.ndarray,
     return s[WINNER]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _chunk(seed: np.uint64, lo: int, hi: int, d: np.ndarray, winners: np.ndarray,
            figures: np.ndarray) -> None:  # fmt: skip
     s = np.zeros(STATE_SIZE, dtype=np.int64)
@@ -746,7 +749,7 @@ def _chunk(seed: np.uint64, lo: int, hi: int, d: np.ndarray, winners: np.ndarray
         figures[7, i] = s[BY_LIMIT]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, error_model="numpy")
 def run_chunks(seeds: np.ndarray, sizes: np.ndarray, d: np.ndarray) -> tuple[Any, Any]:
     """Play every chunk (its own stream and arrays each) in parallel; winners and figures."""
     starts = np.zeros(sizes.size + 1, dtype=np.int64)
