@@ -17,7 +17,8 @@ from functools import cache
 from typing import Any
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.extending import overload
 
 # The engine's amounts, compiled in as constants (Numba's cache does not see a change to them
 # in state.py: clear __pycache__ after one; the agreement tests would catch a stale build).
@@ -197,10 +198,23 @@ def kernel_args(options: dict[str, Any]) -> np.ndarray:
 
 
 # --- chance ------------------------------------------------------------------------------------
+def _taped(tape: np.ndarray) -> bool:
+    """Is there a tape to read? (Compiled: an int8 tape never is, so the stream build drops
+    every tape branch.)"""
+    return bool(tape.size)
+
+
+@overload(_taped, inline="always")
+def _taped_compiled(tape):  # type: ignore[no-untyped-def]  # Numba: names as the lambdas
+    if isinstance(tape, types.Array) and tape.dtype == types.int8:
+        return lambda tape: False
+    return lambda tape: tape.size > 0
+
+
 @njit(cache=True, inline="always", **NO_REFCOUNT)
 def _below(state: np.ndarray, tape: np.ndarray, at: np.ndarray, k: int) -> Any:
     """A whole number in [0, k): from the tape, else unbiased from the stream (Lemire)."""
-    if tape.size:
+    if _taped(tape):
         if at[0] >= tape.size:
             raise IndexError("the tape ran out before the game ended")
         v = tape[at[0]]
@@ -217,7 +231,7 @@ def _below(state: np.ndarray, tape: np.ndarray, at: np.ndarray, k: int) -> Any:
 @njit(cache=True, inline="always", **NO_REFCOUNT)
 def _two_dice(state: np.ndarray, tape: np.ndarray, at: np.ndarray) -> tuple[Any, Any]:
     """Two dice, 1-6 each."""
-    if tape.size:
+    if _taped(tape):
         a = _below(state, tape, at, 6)
         return a + 1, _below(state, tape, at, 6) + 1
     a, b = two_d6(state, NO_TAPE, at)
@@ -227,7 +241,7 @@ def _two_dice(state: np.ndarray, tape: np.ndarray, at: np.ndarray) -> tuple[Any,
 @njit(cache=True, inline="always", **NO_REFCOUNT)
 def _shaker(state: np.ndarray, tape: np.ndarray, at: np.ndarray, s: np.ndarray) -> None:
     """The Shaker's six dice, positions 1-6 in order: one draw among 6**6 from the stream."""
-    if tape.size:
+    if _taped(tape):
         for i in range(6):
             s[DICE + i] = _below(state, tape, at, 6) + 1
         return
@@ -694,7 +708,7 @@ def play(d: np.ndarray, s: np.ndarray, state: np.ndarray, tape: np.ndarray,
          at: np.ndarray) -> int:  # fmt: skip
     """One game on the array ``s``; returns the winner (-1: nobody left in)."""
     n = d[PLAYERS]
-    s[:] = 0
+    s[:UNSEEN] = 0  # the Fortune blocks are written before they are read
     for p in range(n):
         s[CASH + p] = START_CASH
     for k in range(d[N_KINDS]):
@@ -729,7 +743,7 @@ def play(d: np.ndarray, s: np.ndarray, state: np.ndarray, tape: np.ndarray,
 def _chunk(seed: np.uint64, lo: int, hi: int, d: np.ndarray, winners: np.ndarray,
            figures: np.ndarray) -> None:  # fmt: skip
     s = np.zeros(STATE_SIZE, dtype=np.int64)
-    no_tape = np.zeros(0, dtype=np.int64)  # typed as play_tape's tape: ``play`` compiles once
+    no_tape = np.zeros(0, dtype=np.int8)  # not play_tape's type: a build without the tape
     state = np.empty(1, dtype=np.uint64)
     state[0] = seed
     at = np.zeros(1, dtype=np.int64)
