@@ -100,6 +100,7 @@ class HeldLease:
     """True when our own lease was the table's previous one (token - 1), given back in good
     order: no other process wrote since, so our copy of the table needs no catching up."""
     _renewer: asyncio.Task[None] | None = field(default=None, repr=False)
+    _done: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
 
     @property
     def value(self) -> str:
@@ -167,7 +168,13 @@ class RedisLease:
         """Renew at a third of the TTL; mark the lease lost when Redis says it is not ours."""
         try:
             while True:
-                await asyncio.sleep(self.ttl / 3)
+                # Woken early when the lease is given back, never cancelled mid-command: a
+                # redis-py reply cut off by a cancel can leave the next command on that
+                # connection waiting for ever.
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(lease._done.wait(), self.ttl / 3)
+                if lease._done.is_set():
+                    return
                 ok = await self._renew(
                     keys=[lease_key(lease.table_id)], args=[lease.value, self._ttl_ms()]
                 )
@@ -189,8 +196,8 @@ class RedisLease:
 
     async def release(self, lease: HeldLease) -> bool:
         """Give the lease back; False if it had already expired or been taken over."""
+        lease._done.set()
         if lease._renewer is not None:
-            lease._renewer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await lease._renewer
         ok = bool(int(await self._release(keys=[lease_key(lease.table_id)], args=[lease.value])))
