@@ -10,14 +10,14 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from starlette.websockets import WebSocketState
 
 import gamenight
@@ -87,6 +87,19 @@ def build_lease(fanout: FanOut) -> Lease:
         shared = RedisLease(fanout.redis, owner=fanout.origin)  # type: ignore[attr-defined]
         return cast(Lease, shared)
     return LocalLease()
+
+
+FrameT = TypeVar("FrameT", bound=BaseModel)
+
+
+def parsed(model: type[FrameT], frame: dict[str, Any], code: str) -> FrameT:
+    """A client frame as its model, or a ``code`` error naming the first bad field."""
+    try:
+        return model.model_validate(frame)
+    except ValidationError as e:
+        err = e.errors()[0]
+        where = ".".join(str(p) for p in err["loc"])
+        raise ServerError(code, f"{where}: {err['msg']}") from None
 
 
 def _json_loads(text: str) -> Any:
@@ -591,12 +604,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         elif kind == "hello":
             raise ServerError("bad_frame", "hello is the first frame only")
         elif kind == "chat":
-            try:
-                said = ChatFrame.model_validate(frame)
-            except ValidationError as e:
-                err = e.errors()[0]
-                where = ".".join(str(p) for p in err["loc"])
-                raise ServerError("bad_chat", f"{where}: {err['msg']}") from None
+            said = parsed(ChatFrame, frame, "bad_chat")
             if conn.seat is None:
                 raise ServerError("spectator", "take a seat to chat; spectators read along")
             text = clean_chat(said.text)  # a refused line costs no chat token
@@ -607,12 +615,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             stored = await chat.say(conn.service, conn.table, conn.seat, text)
             await conn.send_chat(ref=ref, said=stored)
         else:
-            try:
-                act = ActionFrame.model_validate(frame)
-            except ValidationError as e:
-                err = e.errors()[0]
-                where = ".".join(str(p) for p in err["loc"])
-                raise ServerError("bad_frame", f"{where}: {err['msg']}") from None
+            act = parsed(ActionFrame, frame, "bad_frame")
             if conn.seat is None or conn.token is None:
                 raise ServerError("spectator", "spectators and displays watch; they cannot act")
             await conn.service.act(conn.table.id, conn.token, act.move, act.action)
