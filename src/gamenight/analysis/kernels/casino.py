@@ -15,7 +15,7 @@ from numba import njit, prange
 
 from gamenight.bots.casino_bot import STRATEGIES
 
-from .rng import NO_TAPE, two_d6
+from .rng import NO_TAPE, chunk_starts, two_d6
 
 GAME = "snake-eyes-casino"
 FIGURES = ("rolls", "moves", "bank")
@@ -226,8 +226,7 @@ def run_chunks(seeds: np.ndarray, sizes: np.ndarray, players: int, bankroll: int
                stay_up: bool, max_rolls: int, codes: np.ndarray, multi: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
     """Play every chunk (its own stream each) in parallel; per-session figures and nets."""
-    starts = np.zeros(sizes.size + 1, dtype=np.int64)
-    starts[1:] = np.cumsum(sizes)
+    starts = chunk_starts(sizes)
     n = starts[-1]
     figures = np.empty((3 + 2 * codes.shape[1], n), dtype=np.int64)
     nets = np.empty((players, n), dtype=np.int64)

@@ -37,7 +37,7 @@ from gamenight.games.gambler.state import (
     TICKET_PRICE,
 )
 
-from .rng import LOW32, NO_TAPE, S32, next64, two_d6, uniform_6pow6
+from .rng import LOW32, NO_TAPE, S32, chunk_starts, next64, two_d6, uniform_6pow6
 
 GAME = "gambler"
 FIGURES = (
@@ -766,8 +766,7 @@ def _chunk(seed: np.uint64, lo: int, hi: int, d: np.ndarray, winners: np.ndarray
 @njit(cache=True, parallel=True, error_model="numpy")
 def run_chunks(seeds: np.ndarray, sizes: np.ndarray, d: np.ndarray) -> tuple[Any, Any]:
     """Play every chunk (its own stream and arrays each) in parallel; winners and figures."""
-    starts = np.zeros(sizes.size + 1, dtype=np.int64)
-    starts[1:] = np.cumsum(sizes)
+    starts = chunk_starts(sizes)
     total = starts[-1]
     winners = np.empty(total, dtype=np.int64)
     figures = np.empty((len(FIGURES), total), dtype=np.int64)

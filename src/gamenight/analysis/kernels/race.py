@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..stats import TRUNCATED
-from .rng import next64
+from .rng import chunk_starts, next64
 
 FLIP, CALL, FINGERS = 0, 1, 2  # event kinds: a flip; snap (Snap) or slap (Slap); snap fingers
 NONE = -1
@@ -483,8 +483,7 @@ def run_chunks(seeds: np.ndarray, sizes: np.ndarray, slap: bool, n: int, max_fli
                max_rounds: int, lv: np.ndarray, timing: np.ndarray, elephant: int,
                mouse: int) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
     """Play every chunk (its own stream each) in parallel; per-game winners and figures."""
-    starts = np.zeros(sizes.size + 1, dtype=np.int64)
-    starts[1:] = np.cumsum(sizes)
+    starts = chunk_starts(sizes)
     total = starts[-1]
     winners = np.empty(total, dtype=np.int64)
     figures = np.empty((len(FIGURES), total), dtype=np.int64)

@@ -33,6 +33,14 @@ def chunk_seeds(seed: int, first: int, count: int) -> np.ndarray:
     return out
 
 
+@njit(cache=True)
+def chunk_starts(sizes: np.ndarray) -> np.ndarray:
+    """Where each chunk's games begin in a batch's result arrays (and, last, their total)."""
+    starts = np.zeros(sizes.size + 1, dtype=np.int64)
+    starts[1:] = np.cumsum(sizes)
+    return starts
+
+
 @njit(cache=True, inline="always")
 def next64(state: np.ndarray) -> np.uint64:
     """SplitMix64: one 64-bit output; ``state[0]`` is the stream's counter."""

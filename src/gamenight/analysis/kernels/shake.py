@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
-from .rng import NO_TAPE, SHAKE_OUTCOMES, SHAKE_REJECT, d6, mix, pair
+from .rng import NO_TAPE, SHAKE_OUTCOMES, SHAKE_REJECT, chunk_starts, d6, mix, pair
 
 FOUR = np.uint64(4)
 SENTINEL = np.int64(1 << 60)  # marks the end of a draw's 60 unused bits
@@ -287,8 +287,7 @@ def run_chunks(
     hits_of: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Play every chunk (its own stream each) in parallel; per-game winners, figures, scores."""
-    starts = np.zeros(sizes.size + 1, dtype=np.int64)
-    starts[1:] = np.cumsum(sizes)
+    starts = chunk_starts(sizes)
     n = starts[-1]
     winners = np.empty(n, dtype=np.int64)
     figures = np.empty((4, n), dtype=np.int64)

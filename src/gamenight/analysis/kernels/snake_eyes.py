@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
-from .rng import NO_TAPE, pair, two_d6
+from .rng import NO_TAPE, chunk_starts, pair, two_d6
 
 THROWS = np.uint64(36)
 REJECT36 = np.uint64(2**32 % 36)
@@ -171,8 +171,7 @@ def run_chunks(
     first: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Play every chunk (its own stream each) in parallel; per-game winners, figures, chips."""
-    starts = np.zeros(sizes.size + 1, dtype=np.int64)
-    starts[1:] = np.cumsum(sizes)
+    starts = chunk_starts(sizes)
     n = starts[-1]
     winners = np.empty(n, dtype=np.int64)
     figures = np.empty((3, n), dtype=np.int64)
