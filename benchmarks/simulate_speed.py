@@ -48,16 +48,20 @@ def reference_rate(game_id: str, seconds: float) -> tuple[float, float]:
 
 
 def kernel_rate(game_id: str, seconds: float, threads: int) -> tuple[float, float]:
-    """Kernel games per wall-clock second and per CPU second on ``threads`` threads, warm."""
+    """Kernel games per wall-clock second and per CPU second on ``threads`` threads, warm.
+
+    A run is a whole number of chunks per thread, so no thread sits out the last batch."""
     numba.set_num_threads(threads)
-    run(game_id, 2 * CHUNK, players=2)  # compile or load from the cache
-    games = 4 * CHUNK * threads
+    run(game_id, 2 * CHUNK * threads, players=2)  # compile or load from the cache; every thread
+    step = CHUNK * threads
+    games = 4 * step
     while True:
         cpu = time.process_time()
         result = run(game_id, games, players=2)
         if result.seconds >= seconds:
             return result.rate, games / (time.process_time() - cpu)
-        games = int(games * min(8.0, 1.2 * seconds / max(result.seconds, 1e-3)))
+        more = min(8.0, 1.2 * seconds / max(result.seconds, 1e-3))
+        games = -(-int(games * more) // step) * step
 
 
 def numpy_bound(dice: int) -> float:

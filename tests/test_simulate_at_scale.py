@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -224,3 +225,25 @@ def test_snake_eyes_stream_throws_are_uniform_over_the_36_outcomes() -> None:
     counts = np.bincount(buf, minlength=36)
     chi2 = float(((counts - 1000) ** 2 / 1000).sum())
     assert counts.size == 36 and chi2 < 66.6  # 35 degrees of freedom: p = 0.001
+
+
+def test_local_batches_give_every_thread_the_same_number_of_chunks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import numba
+
+    counts: list[int] = []
+    real = sim.kernel_batch
+
+    def spy(game_id: str, options: dict, seed: int, games: int, first: int, count: int) -> Any:
+        counts.append(count)
+        return real(game_id, options, seed, games, first, count)
+
+    monkeypatch.setattr(sim, "kernel_batch", spy)
+    threads = numba.get_num_threads()
+    try:
+        numba.set_num_threads(2)
+        sim.run("shake", 41 * sim.CHUNK - 5, seed=3, players=2)
+    finally:
+        numba.set_num_threads(threads)
+    assert sum(counts) == 41 and all(c % 2 == 0 for c in counts[:-1])
