@@ -15,6 +15,7 @@ import os
 import random
 import resource
 import time
+from typing import Any
 
 import numba
 import numpy as np
@@ -100,6 +101,27 @@ def casino_against_crapssim(rolls: int) -> tuple[float, float]:
     return ours, theirs
 
 
+def ray_against_one_core(seconds: float, ray: Any) -> None:
+    """Shake on a two-worker Ray against one local thread: the same games (about ``seconds``
+    on two workers), the local run before Ray starts (its processes then take no CPU), and
+    the Ray run on warm workers (each has loaded the kernel in a warm-up run of those games)."""
+    numba.set_num_threads(1)
+    rate = kernel_rate("shake", seconds / 2, 1)[0]
+    games = -(-int(2 * seconds * rate) // CHUNK) * CHUNK
+    near = run("shake", games, players=2)
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        run("shake", games, backend="ray", players=2)  # workers start and load the kernel
+        far = run("shake", games, backend="ray", players=2)
+    finally:
+        ray.shutdown()
+    print(
+        f"shake, {games:,} games on a 2-worker Ray: {far.rate:,.0f} games/s vs {near.rate:,.0f} "
+        f"on one local thread ({far.rate / near.rate:.2f}x; load average "
+        f"{os.getloadavg()[0]:.1f})"
+    )
+
+
 def peak_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -159,17 +181,7 @@ def main() -> None:
     except ImportError:
         print("ray: not installed (pip install -e '.[cluster]')")
     else:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-        numba.set_num_threads(1)
-        run("shake", 8 * CHUNK, backend="ray", players=2)  # workers start and compile
-        games = 64 * CHUNK
-        far = run("shake", games, backend="ray", players=2)
-        near = run("shake", games, players=2)
-        print(
-            f"shake on a 2-worker Ray: {far.rate:,.0f} games/s vs {near.rate:,.0f} on one core "
-            f"({far.rate / near.rate:.2f}x)"
-        )
-        ray.shutdown()
+        ray_against_one_core(args.seconds, ray)
 
     numba.set_num_threads(cores)
     print("peak memory while the number of games grows (constant-memory tallies):")

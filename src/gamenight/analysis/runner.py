@@ -98,6 +98,16 @@ def _kernel_local(game_id: str, options: dict[str, Any], seed: int, games: int,
         per_thread = max(1, min(MAX_BATCH // threads, per_thread))
 
 
+def _worker_batch(game_id: str, options: dict[str, Any], seed: int, games: int,
+                  first: int, count: int) -> Tally:  # fmt: skip
+    """``kernel_batch`` as a Ray task: on one thread, as Ray gave the task one CPU (numba would
+    otherwise start a thread per core in every worker, and their barriers fight for the cores)."""
+    import numba
+
+    numba.set_num_threads(1)
+    return kernel_batch(game_id, options, seed, games, first, count)
+
+
 def _kernel_ray(game_id: str, options: dict[str, Any], seed: int, games: int, tally: Tally,
                 progress: Progress | None, address: str | None) -> None:  # fmt: skip
     import ray
@@ -107,9 +117,12 @@ def _kernel_ray(game_id: str, options: dict[str, Any], seed: int, games: int, ta
             ray.init(address=address, log_to_driver=False)
         else:
             ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    remote = ray.remote(kernel_batch)
+    remote = ray.remote(num_cpus=1)(_worker_batch)
     chunks = -(-games // CHUNK)
-    per_task = max(1, min(64, chunks // 16 or 1))
+    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    # about 8 tasks a CPU: a worker that finishes early takes the next one, so the run ends
+    # within a short task of the last; a task of up to 64 chunks keeps Ray's cost per task small
+    per_task = max(1, min(64, chunks // (8 * cpus)))
     pending = [
         remote.remote(game_id, options, seed, games, first, min(per_task, chunks - first))
         for first in range(0, chunks, per_task)
