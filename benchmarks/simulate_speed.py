@@ -11,6 +11,7 @@ and peak memory as the number of games grows (it must stay flat: only tallies ar
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import random
 import resource
@@ -145,13 +146,15 @@ def main() -> None:
         )
 
     numba.set_num_threads(1)
-    cpu = time.process_time()
-    result = run("snake-eyes", 2_000_000, players=2)
-    cpu = time.process_time() - cpu
-    throws = result.tally.figures["moves"].total  # every move is a throw, the throw-off too
-    bound = numpy_bound(2 * throws)
+    cpu, bound = math.inf, math.inf
+    for _ in range(3):  # in turn, the best of three each: a busy spell on a shared machine
+        start = time.process_time()  # slows one side only, and by luck either one
+        result = run("snake-eyes", 2_000_000, players=2)
+        cpu = min(cpu, time.process_time() - start)
+        throws = result.tally.figures["moves"].total  # every move is a throw, the throw-off too
+        bound = min(bound, numpy_bound(2 * throws))
     print(
-        f"snake-eyes throws per CPU second: kernel {throws / cpu:,.0f}, NumPy bound "
+        f"snake-eyes throws per CPU second (best of 3): kernel {throws / cpu:,.0f}, NumPy bound "
         f"{throws / bound:,.0f} (2 dice a throw): {bound / cpu:.0%} of the bound"
     )
 
