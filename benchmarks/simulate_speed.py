@@ -11,10 +11,12 @@ and peak memory as the number of games grows (it must stay flat: only tallies ar
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import random
 import resource
 import time
+from typing import Any
 
 import numba
 import numpy as np
@@ -48,16 +50,20 @@ def reference_rate(game_id: str, seconds: float) -> tuple[float, float]:
 
 
 def kernel_rate(game_id: str, seconds: float, threads: int) -> tuple[float, float]:
-    """Kernel games per wall-clock second and per CPU second on ``threads`` threads, warm."""
+    """Kernel games per wall-clock second and per CPU second on ``threads`` threads, warm.
+
+    A run is a whole number of chunks per thread, so no thread sits out the last batch."""
     numba.set_num_threads(threads)
-    run(game_id, 2 * CHUNK, players=2)  # compile or load from the cache
-    games = 4 * CHUNK * threads
+    run(game_id, 2 * CHUNK * threads, players=2)  # compile or load from the cache; every thread
+    step = CHUNK * threads
+    games = 4 * step
     while True:
         cpu = time.process_time()
         result = run(game_id, games, players=2)
         if result.seconds >= seconds:
             return result.rate, games / (time.process_time() - cpu)
-        games = int(games * min(8.0, 1.2 * seconds / max(result.seconds, 1e-3)))
+        more = min(8.0, 1.2 * seconds / max(result.seconds, 1e-3))
+        games = -(-int(games * more) // step) * step
 
 
 def numpy_bound(dice: int) -> float:
@@ -96,6 +102,27 @@ def casino_against_crapssim(rolls: int) -> tuple[float, float]:
     return ours, theirs
 
 
+def ray_against_one_core(seconds: float, ray: Any) -> None:
+    """Shake on a two-worker Ray against one local thread: the same games (about ``seconds``
+    on two workers), the local run before Ray starts (its processes then take no CPU), and
+    the Ray run on warm workers (each has loaded the kernel in a warm-up run of those games)."""
+    numba.set_num_threads(1)
+    rate = kernel_rate("shake", seconds / 2, 1)[0]
+    games = -(-int(2 * seconds * rate) // CHUNK) * CHUNK
+    near = run("shake", games, players=2)
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        run("shake", games, backend="ray", players=2)  # workers start and load the kernel
+        far = run("shake", games, backend="ray", players=2)
+    finally:
+        ray.shutdown()
+    print(
+        f"shake, {games:,} games on a 2-worker Ray: {far.rate:,.0f} games/s vs {near.rate:,.0f} "
+        f"on one local thread ({far.rate / near.rate:.2f}x; load average "
+        f"{os.getloadavg()[0]:.1f})"
+    )
+
+
 def peak_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -119,13 +146,15 @@ def main() -> None:
         )
 
     numba.set_num_threads(1)
-    cpu = time.process_time()
-    result = run("snake-eyes", 2_000_000, players=2)
-    cpu = time.process_time() - cpu
-    throws = result.tally.figures["moves"].total  # every move is a throw, the throw-off too
-    bound = numpy_bound(2 * throws)
+    cpu, bound = math.inf, math.inf
+    for _ in range(3):  # in turn, the best of three each: a busy spell on a shared machine
+        start = time.process_time()  # slows one side only, and by luck either one
+        result = run("snake-eyes", 2_000_000, players=2)
+        cpu = min(cpu, time.process_time() - start)
+        throws = result.tally.figures["moves"].total  # every move is a throw, the throw-off too
+        bound = min(bound, numpy_bound(2 * throws))
     print(
-        f"snake-eyes throws per CPU second: kernel {throws / cpu:,.0f}, NumPy bound "
+        f"snake-eyes throws per CPU second (best of 3): kernel {throws / cpu:,.0f}, NumPy bound "
         f"{throws / bound:,.0f} (2 dice a throw): {bound / cpu:.0%} of the bound"
     )
 
@@ -155,17 +184,7 @@ def main() -> None:
     except ImportError:
         print("ray: not installed (pip install -e '.[cluster]')")
     else:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-        numba.set_num_threads(1)
-        run("shake", 8 * CHUNK, backend="ray", players=2)  # workers start and compile
-        games = 64 * CHUNK
-        far = run("shake", games, backend="ray", players=2)
-        near = run("shake", games, players=2)
-        print(
-            f"shake on a 2-worker Ray: {far.rate:,.0f} games/s vs {near.rate:,.0f} on one core "
-            f"({far.rate / near.rate:.2f}x)"
-        )
-        ray.shutdown()
+        ray_against_one_core(args.seconds, ray)
 
     numba.set_num_threads(cores)
     print("peak memory while the number of games grows (constant-memory tallies):")

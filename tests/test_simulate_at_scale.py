@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -185,3 +186,64 @@ def test_slap_kernel_and_reference_agree_in_distribution() -> None:
     for name in ("flips", "calls", "false_calls"):
         lo, hi = ref.figures[name].ci(z=3.3)
         assert lo <= fast.figures[name].mean <= hi, name
+
+
+@pytest.mark.parametrize("n", [36, 2**31 + 1])  # 2**31 + 1: about half the halves are redrawn
+def test_bulk_fill_draws_exactly_what_one_pair_at_a_time_draws(n: int) -> None:
+    import numpy as np
+    from numba import njit
+
+    from gamenight.analysis.kernels.rng import fill_pairs, pair
+
+    @njit
+    def one_at_a_time(s: np.uint64, count: int, n: np.uint64, reject: np.uint64) -> tuple:
+        out = np.empty(count, dtype=np.int64)
+        for i in range(0, count, 2):
+            s, out[i], out[i + 1] = pair(s, n, reject)
+        return s, out
+
+    reject = np.uint64(2**32 % n)
+    state = np.array([12345], dtype=np.uint64)
+    buf = np.empty(512, dtype=np.int64)
+    s = np.uint64(12345)
+    for _ in range(3):  # consecutive fills carry on the one stream
+        fill_pairs(state, buf, np.uint64(n), reject)
+        s, want = one_at_a_time(np.uint64(s), buf.size, np.uint64(n), reject)  # uint64 again
+        assert buf.tolist() == want.tolist() and state[0] == s
+    assert buf.min() >= 0 and buf.max() < n
+
+
+def test_snake_eyes_stream_throws_are_uniform_over_the_36_outcomes() -> None:
+    import numpy as np
+
+    from gamenight.analysis.kernels.rng import fill_pairs
+    from gamenight.analysis.kernels.snake_eyes import REJECT36, THROWS
+
+    state = np.array([7], dtype=np.uint64)
+    buf = np.empty(36_000, dtype=np.uint8)
+    fill_pairs(state, buf, THROWS, REJECT36)
+    counts = np.bincount(buf, minlength=36)
+    chi2 = float(((counts - 1000) ** 2 / 1000).sum())
+    assert counts.size == 36 and chi2 < 66.6  # 35 degrees of freedom: p = 0.001
+
+
+def test_local_batches_give_every_thread_the_same_number_of_chunks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import numba
+
+    counts: list[int] = []
+    real = sim.kernel_batch
+
+    def spy(game_id: str, options: dict, seed: int, games: int, first: int, count: int) -> Any:
+        counts.append(count)
+        return real(game_id, options, seed, games, first, count)
+
+    monkeypatch.setattr(sim, "kernel_batch", spy)
+    threads = numba.get_num_threads()
+    try:
+        numba.set_num_threads(2)
+        sim.run("shake", 41 * sim.CHUNK - 5, seed=3, players=2)
+    finally:
+        numba.set_num_threads(threads)
+    assert sum(counts) == 41 and all(c % 2 == 0 for c in counts[:-1])

@@ -20,6 +20,7 @@ from gamenight.engine.game import is_realtime
 from .stats import Tally
 
 CHUNK = 4096  # games per chunk: one stream each
+MAX_BATCH = 256  # chunks in one local batch: its result arrays stay a few tens of MiB
 Progress = Callable[[int], None]  # called with games finished so far
 
 
@@ -76,10 +77,16 @@ def kernel_batch(game_id: str, options: dict[str, Any], seed: int, games: int,
 
 def _kernel_local(game_id: str, options: dict[str, Any], seed: int, games: int,
                   tally: Tally, progress: Progress | None) -> None:  # fmt: skip
+    import numba
+
+    # A batch's chunks are split evenly between the threads (numba's prange hands each thread
+    # one run of them), so a batch is a whole number of chunks per thread: 3 chunks on 2
+    # threads would leave one thread idle for a third of the batch.
+    threads = numba.get_num_threads()
     chunks = -(-games // CHUNK)
-    done, count = 0, 2
+    done, per_thread = 0, 1
     while done < chunks:
-        count = min(count, chunks - done)
+        count = min(per_thread * threads, chunks - done)
         t0 = time.perf_counter()
         tally.merge(kernel_batch(game_id, options, seed, games, done, count))
         done += count
@@ -87,7 +94,18 @@ def _kernel_local(game_id: str, options: dict[str, Any], seed: int, games: int,
             progress(tally.games)
         took = time.perf_counter() - t0
         # aim at about a quarter of a second a batch: a lively bar and a prompt Ctrl-C
-        count = max(2, min(256, int(count * 0.25 / max(took, 1e-3))))
+        per_thread = round(count / threads * 0.25 / max(took, 1e-3))
+        per_thread = max(1, min(MAX_BATCH // threads, per_thread))
+
+
+def _worker_batch(game_id: str, options: dict[str, Any], seed: int, games: int,
+                  first: int, count: int) -> Tally:  # fmt: skip
+    """``kernel_batch`` as a Ray task: on one thread, as Ray gave the task one CPU (numba would
+    otherwise start a thread per core in every worker, and their barriers fight for the cores)."""
+    import numba
+
+    numba.set_num_threads(1)
+    return kernel_batch(game_id, options, seed, games, first, count)
 
 
 def _kernel_ray(game_id: str, options: dict[str, Any], seed: int, games: int, tally: Tally,
@@ -99,9 +117,12 @@ def _kernel_ray(game_id: str, options: dict[str, Any], seed: int, games: int, ta
             ray.init(address=address, log_to_driver=False)
         else:
             ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    remote = ray.remote(kernel_batch)
+    remote = ray.remote(num_cpus=1)(_worker_batch)
     chunks = -(-games // CHUNK)
-    per_task = max(1, min(64, chunks // 16 or 1))
+    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    # about 8 tasks a CPU: a worker that finishes early takes the next one, so the run ends
+    # within a short task of the last; a task of up to 64 chunks keeps Ray's cost per task small
+    per_task = max(1, min(64, chunks // (8 * cpus)))
     pending = [
         remote.remote(game_id, options, seed, games, first, min(per_task, chunks - first))
         for first in range(0, chunks, per_task)

@@ -112,3 +112,29 @@ def pair(s: Any, n: Any, reject: Any) -> tuple[Any, Any, Any]:
         m2 = (z & LOW32) * n
         if (m1 & LOW32) >= reject and (m2 & LOW32) >= reject:
             return s, np.int64(m1 >> S32), np.int64(m2 >> S32)
+
+
+@njit(cache=True)
+def fill_pairs(state: np.ndarray, buf: np.ndarray, n: Any, reject: Any) -> None:
+    """Fill ``buf`` (even size) with unbiased whole numbers in [0, n), two per 64-bit output.
+
+    The outputs are computed side by side (the loop vectorises); in the rare fill where a half
+    would bias (its low product below ``reject`` = 2**32 mod n) the fill is redone one draw at
+    a time, redrawing such pairs, so the values are exactly those of ``pair`` in a loop."""
+    s = state[0]
+    bad = False
+    for i in range(buf.size // 2):
+        _, z = mix(s + np.uint64(i) * GAMMA)
+        m1 = (z >> S32) * n
+        m2 = (z & LOW32) * n
+        buf[2 * i] = m1 >> S32
+        buf[2 * i + 1] = m2 >> S32
+        bad |= ((m1 & LOW32) < reject) | ((m2 & LOW32) < reject)
+    if not bad:
+        state[0] = s + np.uint64(buf.size // 2) * GAMMA
+        return
+    for i in range(buf.size // 2):
+        s, a, b = pair(s, n, reject)
+        buf[2 * i] = a
+        buf[2 * i + 1] = b
+    state[0] = s

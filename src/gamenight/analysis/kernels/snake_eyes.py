@@ -7,15 +7,25 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
-from .rng import NO_TAPE, chunk_starts, pair, two_d6
+from .rng import chunk_starts, fill_pairs
 
-THROWS = np.uint64(36)
+THROWS = np.uint64(36)  # a throw is one number in [0, 36): 6 * first die + second die
 REJECT36 = np.uint64(2**32 % 36)
 TOTAL = np.array([a + b + 2 for a in range(6) for b in range(6)], dtype=np.int64)
+BUFFER = 512  # throws drawn at once (vectorised) into a chunk's buffer
 
 GAME = "snake-eyes"
 FIGURES = ("throws", "moves", "kitty")
 FULL = sum(1 << t for t in (2, 3, 4, 5, 6, 8, 9, 10, 11, 12))
+
+
+@njit(cache=True)
+def refill(state: np.ndarray, buf: np.ndarray) -> None:
+    """Draw the next buffer of throws from the stream (a taped game has none: its buffer is the
+    whole tape, and running past its end is an error)."""
+    if state.size == 0:
+        raise IndexError("the tape ran out of dice")
+    fill_pairs(state, buf, THROWS, REJECT36)
 
 
 @njit(cache=True)
@@ -25,12 +35,15 @@ def play(
     ante: int,
     first: int,
     state: np.ndarray,
-    tape: np.ndarray,
+    buf: np.ndarray,
     pos: np.ndarray,
     up: np.ndarray,
     chips: np.ndarray,
+    seats: np.ndarray,
 ) -> tuple[int, int, int, int]:
-    """One game; fills ``chips``; returns (winner, moves, throws, kitty won)."""
+    """One game; fills ``chips`` (``up`` and ``seats`` are scratch, one per seat); returns
+    (winner, moves, throws, kitty won). Throws come from ``buf`` at ``pos`` (see ``refill``)."""
+    at = pos[0]  # kept in a register, written back when the game ends
     kitty = 0
     for s in range(players):
         up[s] = FULL
@@ -39,39 +52,37 @@ def play(
     moves = 0
     thrower = first
     if first < 0:  # throw for high dice; ties throw again among themselves
-        contenders = np.arange(players)
+        for s in range(players):
+            seats[s] = s
         m = players
-        totals = np.empty(players, dtype=np.int64)
-        while m > 1:
+        while m > 1:  # a contender's throw is kept in ``up`` until the game starts
             best = 0
             for i in range(m):
-                a, b = two_d6(state, tape, pos)
+                if at == buf.size:
+                    refill(state, buf)
+                    at = 0
+                t = TOTAL[buf[at]]
+                at += 1
                 moves += 1
-                totals[i] = a + b
-                if a + b > best:
-                    best = int(a + b)
+                up[i] = t
+                best = max(best, t)
             k = 0
             for i in range(m):
-                if totals[i] == best:
-                    contenders[k] = contenders[i]
+                if up[i] == best:
+                    seats[k] = seats[i]
                     k += 1
             m = k
-        thrower = contenders[0]
+        thrower = seats[0]
+        for s in range(players):
+            up[s] = FULL
     throws = 0
     chances = 0
-    ctr: Any = state[0]  # the stream's counter lives in a register; two throws per 64-bit draw
-    spare: Any = -1
-    taped = tape.size > 0
     while True:
-        if taped:
-            a, b = two_d6(state, tape, pos)
-            total = a + b + 2
-        elif spare >= 0:
-            total = TOTAL[spare]
-            spare = -1
-        else:
-            ctr, r, spare = pair(ctr, THROWS, REJECT36)
-            total = TOTAL[r]
+        if at == buf.size:
+            refill(state, buf)
+            at = 0
+        total = TOTAL[buf[at]]
+        at += 1
         moves += 1
         throws += 1
         bit = 1 << total
@@ -88,7 +99,7 @@ def play(
             up[thrower] ^= bit
             if up[thrower] == 0:
                 chips[thrower] += kitty
-                state[0] = ctr
+                pos[0] = at
                 return thrower, moves, throws, kitty
             if total == 2:
                 got = min(2, kitty)
@@ -124,7 +135,7 @@ def play(
                     passed = True
                     if up[seat] == 0:
                         chips[seat] += kitty
-                        state[0] = ctr
+                        pos[0] = at
                         return seat, moves, throws, kitty
                     break
             if not passed:
@@ -146,12 +157,14 @@ def _chunk(
 ) -> None:
     state = np.empty(1, dtype=np.uint64)
     state[0] = seed
-    pos = np.zeros(1, dtype=np.int64)
+    buf = np.empty(BUFFER, dtype=np.uint8)
+    pos = np.full(1, BUFFER, dtype=np.int64)  # empty: the first throw fills it
     up = np.empty(players, dtype=np.int64)
     purse = np.empty(players, dtype=np.int64)
+    seats = np.empty(players, dtype=np.int64)
     for g in range(lo, hi):
         w, moves, throws, kitty = play(
-            players, starting, ante, first, state, NO_TAPE, pos, up, purse
+            players, starting, ante, first, state, buf, pos, up, purse, seats
         )
         winners[g] = w
         figures[0, g] = throws
@@ -203,11 +216,14 @@ def batch(seeds: np.ndarray, sizes: np.ndarray, options: dict[str, Any]) -> tupl
 
 
 def play_tape(tape: np.ndarray, options: dict[str, Any]) -> tuple[int, int, list[int], int]:
-    """One game on given dice (values 0-5): (winner, moves, final chips, dice used)."""
+    """One game on given dice (values 0-5, two a throw): (winner, moves, final chips, dice used)."""
     players, starting, ante, first = kernel_args(options)
+    pairs = np.asarray(tape, dtype=np.int64)[: tape.size // 2 * 2].reshape(-1, 2)
+    buf = (6 * pairs[:, 0] + pairs[:, 1]).astype(np.uint8)
     pos = np.zeros(1, dtype=np.int64)
     up = np.empty(players, dtype=np.int64)
     chips = np.empty(players, dtype=np.int64)
-    state = np.zeros(1, dtype=np.uint64)
-    w, moves, _, _ = play(players, starting, ante, first, state, tape, pos, up, chips)
-    return int(w), int(moves), [int(c) for c in chips], int(pos[0])
+    seats = np.empty(players, dtype=np.int64)
+    no_stream = np.empty(0, dtype=np.uint64)
+    w, moves, _, _ = play(players, starting, ante, first, no_stream, buf, pos, up, chips, seats)
+    return int(w), int(moves), [int(c) for c in chips], 2 * int(pos[0])
