@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import logging
+import sqlite3
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,7 +42,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 
 from . import wire
 
+log = logging.getLogger("gamenight.server")
 metadata = MetaData()
+Statements = list[tuple[str, list[tuple[Any, ...]]]]
+CHECKPOINT_EVERY = 200  # group commits between two WAL checkpoints (off the writer's thread)
 
 
 @dataclass
@@ -157,6 +163,71 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.close()
 
 
+class SqliteWriter:
+    """The moves' group commits on one raw sqlite3 connection and thread: a batch is one hop to
+    that thread (insert, update, commit), not one per statement through aiosqlite, and the WAL
+    is checkpointed from another connection and thread, so a commit never waits for one."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._writer = ThreadPoolExecutor(1, thread_name_prefix="gamenight-sqlite-writer")
+        self._checkpointer = ThreadPoolExecutor(1, thread_name_prefix="gamenight-checkpoint")
+        self._conns: dict[str, sqlite3.Connection] = {}  # one per thread, made in that thread
+        self._commits = 0
+        self._checkpoint: Any = None
+
+    def _conn(self, role: str) -> sqlite3.Connection:
+        conn = self._conns.get(role)
+        if conn is None:
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            _sqlite_pragmas(conn, None)
+            conn.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer's job, not a commit's
+            self._conns[role] = conn
+        return conn
+
+    def _commit(self, statements: Statements) -> None:
+        conn = self._conn("writer")
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for sql, params in statements:
+                conn.executemany(sql, params)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    def _checkpoint_now(self) -> None:
+        self._conn("checkpointer").execute("PRAGMA wal_checkpoint(PASSIVE)")
+
+    async def commit(self, statements: Statements) -> None:
+        """Run the statements in one transaction; returns once it is committed (fsynced)."""
+        await asyncio.get_running_loop().run_in_executor(self._writer, self._commit, statements)
+        self._commits += 1
+        if self._commits >= CHECKPOINT_EVERY and (
+            self._checkpoint is None or self._checkpoint.done()
+        ):
+            self._commits = 0
+            self._checkpoint = self._checkpointer.submit(self._checkpoint_now)
+            self._checkpoint.add_done_callback(_log_failure)
+
+    def _close_all(self) -> None:
+        for conn in self._conns.values():
+            conn.close()
+        self._conns.clear()
+
+    async def close(self) -> None:
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._checkpointer, lambda: None)  # a checkpoint finishes
+        await loop.run_in_executor(self._writer, self._close_all)
+        self._writer.shutdown()
+        self._checkpointer.shutdown()
+
+
+def _log_failure(future: Any) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.warning("WAL checkpoint failed: %s", future.exception())
+
+
 def _upgrade(conn: Connection) -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
@@ -186,8 +257,12 @@ class Storage:
         self._pending: list[_Write] = []
         self._writer: asyncio.Task[None] | None = None
         self._write_lock = asyncio.Lock()  # one writer per process: no SQLite lock waits
+        self._sqlite: SqliteWriter | None = None
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+            path = self.engine.url.database
+            if path and path != ":memory:" and not path.startswith("file:"):
+                self._sqlite = SqliteWriter(path)
 
     @property
     def dialect(self) -> str:
@@ -199,6 +274,8 @@ class Storage:
             await conn.run_sync(_upgrade)
 
     async def close(self) -> None:
+        if self._sqlite is not None:
+            await self._sqlite.close()
         await self.engine.dispose()
         if self.reader is not self.engine:
             await self.reader.dispose()
@@ -234,16 +311,14 @@ class Storage:
         while self._pending:
             batch, self._pending = self._pending, []
             try:
-                async with self._write_lock, self.engine.begin() as conn:
-                    await self._write(conn, batch)
+                await self._write(batch)
             except Exception as e:
                 if len(batch) == 1:
                     _settle(batch[0].done, e)
                     continue
                 for item in batch:  # one by one: only the faulty write fails
                     try:
-                        async with self._write_lock, self.engine.begin() as conn:
-                            await self._write(conn, [item])
+                        await self._write([item])
                     except Exception as one:
                         _settle(item.done, one)
                     else:
@@ -252,25 +327,51 @@ class Storage:
             for item in batch:
                 _settle(item.done, None)
 
+    async def _write(self, batch: list[_Write]) -> None:
+        """One transaction for the batch: on SQLite one hop to the writer thread."""
+        async with self._write_lock:
+            if self._sqlite is not None:
+                await self._sqlite.commit(self._statements(batch, "qmark"))
+                return
+            async with self.engine.begin() as conn:
+                await self._execute(conn, batch)
+
     @staticmethod
-    async def _write(conn: AsyncConnection, batch: list[_Write]) -> None:
-        rows = [
+    def _statements(batch: list[_Write], paramstyle: str) -> Statements:
+        """The batch as raw SQL and rows: SQLAlchemy's per-row parameter processing cost more."""
+        out: Statements = []
+        rows = Storage._rows(batch)
+        if rows:
+            out.append((_insert_moves(paramstyle), rows))
+        for keys, params in Storage._latest_fields(batch).items():
+            out.append((_update_tables(paramstyle, keys), params))
+        return out
+
+    @staticmethod
+    def _rows(batch: list[_Write]) -> list[tuple[str, int, int | None, str]]:
+        return [
             (w.table_id, w.first + i, s, wire.dumps(a))
             for w in batch
             for i, (s, a) in enumerate(w.moves)
         ]
-        if rows:  # straight to the driver: SQLAlchemy's per-row parameter processing cost more
-            await conn.exec_driver_sql(_insert_moves(conn.dialect.paramstyle), rows)
+
+    @staticmethod
+    def _latest_fields(batch: list[_Write]) -> dict[tuple[str, ...], list[tuple[Any, ...]]]:
+        """Each table's newest fields (the last write holds them), grouped by which fields:
+        ``(field names) -> [(values..., table id)]``."""
         latest: dict[str, dict[str, Any]] = {}
-        for w in batch:  # the last write of a table holds its newest fields
+        for w in batch:
             latest.setdefault(w.table_id, {}).update(w.fields)
         by_keys: dict[tuple[str, ...], list[tuple[Any, ...]]] = {}
-        for table_id, fields in latest.items():  # one executemany per set of fields
+        for table_id, fields in latest.items():
             keys = tuple(sorted(fields))
             row = (*(_column_value(k, fields[k]) for k in keys), table_id)
             by_keys.setdefault(keys, []).append(row)
-        for keys, params in by_keys.items():
-            await conn.exec_driver_sql(_update_tables(conn.dialect.paramstyle, keys), params)
+        return by_keys
+
+    async def _execute(self, conn: AsyncConnection, batch: list[_Write]) -> None:
+        for sql, params in self._statements(batch, conn.dialect.paramstyle):
+            await conn.exec_driver_sql(sql, params)
 
     async def update_table(self, table_id: str, **fields: Any) -> None:
         fields["updated_at"] = time.time()
