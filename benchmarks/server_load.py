@@ -215,6 +215,7 @@ class Run:
         self.measuring = False
         self.stop = asyncio.Event()
         self.rng = random.Random(1)
+        self.rematches: set[asyncio.Task[None]] = set()  # tables reconnecting for a new game
 
 
 SETUP_RETRIES: list[str] = []  # 5xx answers during setup (SQLite "database is locked")
@@ -349,7 +350,9 @@ async def play_seat(seat: Seat, run: Run) -> None:
                 table.busy = None
                 if seat.index == 0 and not table.finished and not run.stop.is_set():
                     table.finished = True
-                    asyncio.create_task(rematch(table, run))
+                    task = asyncio.create_task(rematch(table, run))
+                    run.rematches.add(task)
+                    task.add_done_callback(run.rematches.discard)
             elif kind == "error":
                 code = frame.get("code", "?")
                 run.errors[code] = run.errors.get(code, 0) + 1
@@ -447,8 +450,10 @@ async def one_run(
         p.wait(30)
     wall = time.perf_counter() - w0
     cpu1, drv1 = cpu_seconds(procs), resource.getrusage(resource.RUSAGE_SELF)
-    held = sum(1 for s in all_seats if s.conn is not None and s.conn.state.name == "OPEN")
     run.stop.set()
+    if run.rematches:  # a table between two games has closed its seats and is reopening them
+        await asyncio.wait(set(run.rematches), timeout=60)
+    held = sum(1 for s in all_seats if s.conn is not None and s.conn.state.name == "OPEN")
     await asyncio.sleep(0.3)
     for s in all_seats:
         if s.conn is not None:
