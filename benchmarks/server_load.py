@@ -405,6 +405,7 @@ def profile(server: Server, out: Path, mode: str, seconds: float) -> subprocess.
             "--output",
             str(target),
             "--nonblocking",
+            "--gil",  # only what holds the GIL: waits for the disk or the network are not CPU
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
