@@ -285,12 +285,15 @@ class Storage:
         if self.url.startswith("sqlite"):
             self.engine: AsyncEngine = create_async_engine(self.url, **codec)
             self.reader: AsyncEngine = self.engine
-        else:  # a server holds many tables: more than the default 5 connections, and pure
-            # reads (catching up, loading a table) without a BEGIN ... ROLLBACK round trip each
-            pool = {"pool_size": 20, "max_overflow": 20}
-            self.engine = create_async_engine(self.url, **codec, **pool)
+        else:
+            # Writes take _write_lock (one at a time): two connections. Pure reads (catching up,
+            # loading a table) run without a BEGIN ... ROLLBACK round trip each, on a fixed pool:
+            # overflow connections were opened and closed per read under load, and a new
+            # asyncpg connection (TLS attempt, authentication, statements prepared anew) cost
+            # more than the reads themselves.
+            self.engine = create_async_engine(self.url, **codec, pool_size=2, max_overflow=2)
             self.reader = create_async_engine(
-                self.url, isolation_level="AUTOCOMMIT", **codec, **pool
+                self.url, isolation_level="AUTOCOMMIT", **codec, pool_size=20, max_overflow=0
             )
         self._pending: list[_Write] = []
         self._writer: asyncio.Task[None] | None = None
