@@ -231,7 +231,8 @@ class SqliteWriter:
                 conn.executemany(sql, params)
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:  # BEGIN itself may have failed (busy): keep its error
+                conn.execute("ROLLBACK")
             raise
 
     def _checkpoint_now(self) -> None:
@@ -316,7 +317,8 @@ class Storage:
 
     async def close(self) -> None:
         if self._sqlite is not None:
-            await self._sqlite.close()
+            writer, self._sqlite = self._sqlite, None
+            await writer.close()
         await self.engine.dispose()
         if self.reader is not self.engine:
             await self.reader.dispose()
