@@ -134,6 +134,25 @@ async def test_a_lease_knows_when_nobody_else_wrote_since_our_last(redis: Redis)
         assert not later.unchanged  # our last one ended badly
 
 
+async def test_a_lease_after_one_whose_moves_we_hold_needs_no_catching_up(redis: Redis) -> None:
+    a, b = RedisLease(redis, "a", ttl=2), RedisLease(redis, "b", ttl=2)
+    t = table()
+    async with b.hold(t) as theirs:
+        pass
+    a.seen(t, theirs.token)  # b's notice came and we caught up to its moves
+    async with a.hold(t) as ours:
+        assert ours.unchanged
+    async with b.hold(t) as theirs:
+        pass
+    async with b.hold(t):  # a second lease of b's that we heard nothing of
+        pass
+    a.seen(t, theirs.token)
+    async with a.hold(t) as after:
+        assert not after.unchanged
+    a.seen(t, theirs.token - 1)  # a late notice never moves what we know backwards
+    assert a._last[t] == after.token
+
+
 async def test_an_unreachable_redis_refuses_the_write_with_a_typed_error() -> None:
     from gamenight.server.protocol import ServerError
     from services import free_port

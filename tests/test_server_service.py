@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
 
@@ -114,6 +115,21 @@ async def test_a_second_writer_of_the_same_move_index_is_refused_by_storage(
         await storage.append_moves(table.id, 0, [(1, {"type": "take"})])
     assert await storage.load_moves(table.id) == [(0, {"type": "take"})]
     await storage.close()
+
+
+async def test_sqlite_group_commits_survive_a_reopen_and_close_twice(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 't.db'}"
+    storage = Storage(url)
+    await storage.migrate()
+    service = TableService(storage)
+    table, _ = await service.create(spec())
+    moves = [(0, {"type": "take"}), (None, {"type": "roll", "n": 1})]
+    await asyncio.gather(*(storage.append_moves(table.id, i, [moves[i]]) for i in range(2)))
+    await storage.close()
+    await storage.close()  # a second close is harmless
+    again = Storage(url)
+    assert await again.load_moves(table.id) == moves  # committed by the writer thread
+    await again.close()
 
 
 def test_default_actions_are_the_cautious_ones() -> None:

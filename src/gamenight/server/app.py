@@ -23,7 +23,7 @@ from starlette.websockets import WebSocketState
 import gamenight
 from gamenight.engine.game import game_class, is_realtime
 
-from . import chat, wire
+from . import chat, gcpolicy, wire
 from .fanout import FanOut, LocalFanOut, Notice
 from .lease import Lease, LocalLease
 from .limits import ClientRates
@@ -240,7 +240,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await service.fanout.start()
         restored = await service.restore()
         log.info("restored %d tables from %s", restored, storage.dialect)
+        reclaim = asyncio.create_task(gcpolicy.reclaim_loop()) if gcpolicy.installed() else None
         yield
+        if reclaim is not None:
+            reclaim.cancel()
         await service.shutdown()
         for conn in list(connections):
             with contextlib.suppress(Exception):  # already gone

@@ -97,8 +97,8 @@ class HeldLease:
     expires_at: float
     lost: bool = False
     unchanged: bool = False
-    """True when our own lease was the table's previous one (token - 1), given back in good
-    order: no other process wrote since, so our copy of the table needs no catching up."""
+    """True when the table's previous lease (token - 1) was our own, given back in good order,
+    or one whose moves we already hold (``seen``): our copy of the table needs no catching up."""
     _renewer: asyncio.Task[None] | None = field(default=None, repr=False)
     _done: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
 
@@ -188,6 +188,12 @@ class RedisLease:
         except Exception as e:  # Redis unreachable: we can no longer prove it is ours.
             lease.lost = True
             log.warning("lease on table %s could not be renewed: %s", lease.table_id, e)
+
+    def seen(self, table_id: str, token: int) -> None:
+        """We hold everything the writer with lease ``token`` committed (its notice said so and
+        we caught up to it): if that lease is the one before our next, nothing needs reading."""
+        if token > self._last.get(table_id, -1):
+            self._last[table_id] = token
 
     def check(self, lease: HeldLease) -> None:
         """Raise LeaseLost unless the lease is still ours by our own clock (call before commit)."""

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
+import cProfile
+import os
+import signal
 import sys
+from collections.abc import Iterator
 
 import uvicorn
 
+from . import gcpolicy
 from .app import Settings, create_app
 from .logs import configure_logging
 from .protocol import MAX_FRAME
 from .storage import normalise_url
+
+SWITCH_SECONDS = 0.0005
 
 
 def address(settings: Settings) -> str:
@@ -20,6 +28,26 @@ def address(settings: Settings) -> str:
     return f"http://{shown}:{settings.port}"
 
 
+@contextlib.contextmanager
+def profiled() -> Iterator[None]:
+    """With GAMENIGHT_PROFILE=path, the whole run under cProfile, its stats written to path
+    when the server stops (for benchmarks/server_load.py; costs CPU, so off by default)."""
+    path = os.environ.get("GAMENIGHT_PROFILE")
+    if not path:
+        yield
+        return
+    # uvicorn raises the SIGTERM it caught again once it has shut down: end by SystemExit then,
+    # so the stats below are written
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    profile = cProfile.Profile()
+    profile.enable()
+    try:
+        yield
+    finally:
+        profile.disable()
+        profile.dump_stats(path)
+
+
 def run(settings: Settings) -> None:
     """Serve until Ctrl-C or SIGTERM; in-flight moves are committed before the process ends."""
     # JSON lines for log collectors; readable lines when a person watches the terminal.
@@ -28,13 +56,18 @@ def run(settings: Settings) -> None:
     where = normalise_url(settings.database_url)
     print(f"gamenight is serving on {address(settings)}  (open it in a browser; /docs for the API)")
     print(f"storage: {where.split('@')[-1]}", flush=True)
-    uvicorn.run(
-        app,
-        host=settings.host,
-        port=settings.port,
-        ws_max_size=4 * MAX_FRAME,  # larger frames are cut off by the protocol; 16 KiB by us
-        timeout_graceful_shutdown=10,
-        log_level="warning",
-        log_config=log_config,
-        proxy_headers=True,
-    )
+    gcpolicy.install()  # short collection pauses (server/gcpolicy.py)
+    # The storage thread that waited out an fsync needs the GIL back to hand the commit to the
+    # loop; by default a busy loop keeps it up to 5 ms, a whole commit's worth of extra latency.
+    sys.setswitchinterval(SWITCH_SECONDS)
+    with profiled():
+        uvicorn.run(
+            app,
+            host=settings.host,
+            port=settings.port,
+            ws_max_size=4 * MAX_FRAME,  # larger frames are cut off by the protocol; 16 KiB by us
+            timeout_graceful_shutdown=10,
+            log_level="warning",
+            log_config=log_config,
+            proxy_headers=True,
+        )

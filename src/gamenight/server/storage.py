@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import logging
+import sqlite3
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,12 +37,16 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from . import wire
 
+log = logging.getLogger("gamenight.server")
 metadata = MetaData()
+Statements = list[tuple[str, list[tuple[Any, ...]]]]
+CHECKPOINT_EVERY = 200  # group commits between two WAL checkpoints (off the writer's thread)
 
 
 @dataclass
@@ -143,6 +150,43 @@ def _update_tables(paramstyle: str, keys: tuple[str, ...]) -> str:
     return f"UPDATE tables SET {sets} WHERE id = {marks[-1]}"
 
 
+def _pg_type(column: Column[Any]) -> str:
+    return str(column.type.compile(dialect=postgresql.dialect()))
+
+
+def _pg_batch(
+    updates: dict[tuple[str, ...], list[tuple[Any, ...]]],
+    rows: list[tuple[str, int, int | None, str]],
+) -> tuple[str, list[list[Any]]]:
+    """Moves and table fields as one PostgreSQL statement over arrays (``unnest``): a
+    data-modifying WITH per part, so the whole batch commits or fails as one."""
+    parts: list[str] = []
+    params: list[list[Any]] = []
+
+    def arrays(columns: list[Column[Any]], values: list[tuple[Any, ...]]) -> str:
+        marks = []
+        for i, col in enumerate(columns):
+            params.append([v[i] for v in values])
+            marks.append(f"${len(params)}::{_pg_type(col)}[]")
+        return f"unnest({', '.join(marks)})"
+
+    if rows:
+        cols = [moves.c.table_id, moves.c.idx, moves.c.seat, moves.c.action]
+        parts.append(
+            "INSERT INTO moves (table_id, idx, seat, action) SELECT * FROM " + arrays(cols, rows)
+        )
+    for keys, values in updates.items():
+        cols = [tables.c[k] for k in keys] + [tables.c.id]
+        names = ", ".join(c.name for c in cols)
+        sets = ", ".join(f"{k} = u.{k}" for k in keys)
+        parts.append(
+            f"UPDATE tables SET {sets} FROM {arrays(cols, values)} AS u({names}) "
+            "WHERE tables.id = u.id"
+        )
+    ctes = ", ".join(f"w{i} AS ({part})" for i, part in enumerate(parts))
+    return f"WITH {ctes} SELECT 1", params
+
+
 def _column_value(key: str, value: Any) -> Any:
     """A value as the driver takes it: JSON columns as their text."""
     return wire.dumps(value) if isinstance(tables.c[key].type, JSON) else value
@@ -155,6 +199,72 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.execute("PRAGMA synchronous=FULL")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.close()
+
+
+class SqliteWriter:
+    """The moves' group commits on one raw sqlite3 connection and thread: a batch is one hop to
+    that thread (insert, update, commit), not one per statement through aiosqlite, and the WAL
+    is checkpointed from another connection and thread, so a commit never waits for one."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._writer = ThreadPoolExecutor(1, thread_name_prefix="gamenight-sqlite-writer")
+        self._checkpointer = ThreadPoolExecutor(1, thread_name_prefix="gamenight-checkpoint")
+        self._conns: dict[str, sqlite3.Connection] = {}  # one per thread, made in that thread
+        self._commits = 0
+        self._checkpoint: Any = None
+
+    def _conn(self, role: str) -> sqlite3.Connection:
+        conn = self._conns.get(role)
+        if conn is None:
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            _sqlite_pragmas(conn, None)
+            conn.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer's job, not a commit's
+            self._conns[role] = conn
+        return conn
+
+    def _commit(self, statements: Statements) -> None:
+        conn = self._conn("writer")
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for sql, params in statements:
+                conn.executemany(sql, params)
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:  # BEGIN itself may have failed (busy): keep its error
+                conn.execute("ROLLBACK")
+            raise
+
+    def _checkpoint_now(self) -> None:
+        self._conn("checkpointer").execute("PRAGMA wal_checkpoint(PASSIVE)")
+
+    async def commit(self, statements: Statements) -> None:
+        """Run the statements in one transaction; returns once it is committed (fsynced)."""
+        await asyncio.get_running_loop().run_in_executor(self._writer, self._commit, statements)
+        self._commits += 1
+        if self._commits >= CHECKPOINT_EVERY and (
+            self._checkpoint is None or self._checkpoint.done()
+        ):
+            self._commits = 0
+            self._checkpoint = self._checkpointer.submit(self._checkpoint_now)
+            self._checkpoint.add_done_callback(_log_failure)
+
+    def _close_all(self) -> None:
+        for conn in self._conns.values():
+            conn.close()
+        self._conns.clear()
+
+    async def close(self) -> None:
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._checkpointer, lambda: None)  # a checkpoint finishes
+        await loop.run_in_executor(self._writer, self._close_all)
+        self._writer.shutdown()
+        self._checkpointer.shutdown()
+
+
+def _log_failure(future: Any) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.warning("WAL checkpoint failed: %s", future.exception())
 
 
 def _upgrade(conn: Connection) -> None:
@@ -176,18 +286,25 @@ class Storage:
         if self.url.startswith("sqlite"):
             self.engine: AsyncEngine = create_async_engine(self.url, **codec)
             self.reader: AsyncEngine = self.engine
-        else:  # a server holds many tables: more than the default 5 connections, and pure
-            # reads (catching up, loading a table) without a BEGIN ... ROLLBACK round trip each
-            pool = {"pool_size": 20, "max_overflow": 20}
-            self.engine = create_async_engine(self.url, **codec, **pool)
+        else:
+            # Writes take _write_lock (one at a time): two connections. Pure reads (catching up,
+            # loading a table) run without a BEGIN ... ROLLBACK round trip each, on a fixed pool:
+            # overflow connections were opened and closed per read under load, and a new
+            # asyncpg connection (TLS attempt, authentication, statements prepared anew) cost
+            # more than the reads themselves.
+            self.engine = create_async_engine(self.url, **codec, pool_size=2, max_overflow=2)
             self.reader = create_async_engine(
-                self.url, isolation_level="AUTOCOMMIT", **codec, **pool
+                self.url, isolation_level="AUTOCOMMIT", **codec, pool_size=20, max_overflow=0
             )
         self._pending: list[_Write] = []
         self._writer: asyncio.Task[None] | None = None
         self._write_lock = asyncio.Lock()  # one writer per process: no SQLite lock waits
+        self._sqlite: SqliteWriter | None = None
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+            path = self.engine.url.database
+            if path and path != ":memory:" and not path.startswith("file:"):
+                self._sqlite = SqliteWriter(path)
 
     @property
     def dialect(self) -> str:
@@ -199,6 +316,9 @@ class Storage:
             await conn.run_sync(_upgrade)
 
     async def close(self) -> None:
+        if self._sqlite is not None:
+            writer, self._sqlite = self._sqlite, None
+            await writer.close()
         await self.engine.dispose()
         if self.reader is not self.engine:
             await self.reader.dispose()
@@ -234,16 +354,14 @@ class Storage:
         while self._pending:
             batch, self._pending = self._pending, []
             try:
-                async with self._write_lock, self.engine.begin() as conn:
-                    await self._write(conn, batch)
+                await self._write(batch)
             except Exception as e:
                 if len(batch) == 1:
                     _settle(batch[0].done, e)
                     continue
                 for item in batch:  # one by one: only the faulty write fails
                     try:
-                        async with self._write_lock, self.engine.begin() as conn:
-                            await self._write(conn, [item])
+                        await self._write([item])
                     except Exception as one:
                         _settle(item.done, one)
                     else:
@@ -252,25 +370,64 @@ class Storage:
             for item in batch:
                 _settle(item.done, None)
 
+    async def _write(self, batch: list[_Write]) -> None:
+        """One transaction for the batch: on SQLite one hop to the writer thread."""
+        async with self._write_lock:
+            if self._sqlite is not None:
+                await self._sqlite.commit(self._statements(batch, "qmark"))
+                return
+            if self.dialect == "postgresql" and self.engine.dialect.driver == "asyncpg":
+                await self._write_asyncpg(batch)
+                return
+            async with self.engine.begin() as conn:
+                await self._execute(conn, batch)
+
+    async def _write_asyncpg(self, batch: list[_Write]) -> None:
+        """The batch as one set-based statement on the pooled asyncpg connection: one round trip
+        and one implicit transaction, where a row per Bind/Execute cost PostgreSQL more than
+        the fsync once batches grew past a hundred moves."""
+        sql, params = _pg_batch(self._latest_fields(batch), self._rows(batch))
+        async with self.engine.connect() as conn:
+            raw = (await conn.get_raw_connection()).driver_connection
+            assert raw is not None
+            await raw.execute(sql, *params)
+
     @staticmethod
-    async def _write(conn: AsyncConnection, batch: list[_Write]) -> None:
-        rows = [
+    def _statements(batch: list[_Write], paramstyle: str) -> Statements:
+        """The batch as raw SQL and rows: SQLAlchemy's per-row parameter processing cost more."""
+        out: Statements = []
+        rows = Storage._rows(batch)
+        if rows:
+            out.append((_insert_moves(paramstyle), rows))
+        for keys, params in Storage._latest_fields(batch).items():
+            out.append((_update_tables(paramstyle, keys), params))
+        return out
+
+    @staticmethod
+    def _rows(batch: list[_Write]) -> list[tuple[str, int, int | None, str]]:
+        return [
             (w.table_id, w.first + i, s, wire.dumps(a))
             for w in batch
             for i, (s, a) in enumerate(w.moves)
         ]
-        if rows:  # straight to the driver: SQLAlchemy's per-row parameter processing cost more
-            await conn.exec_driver_sql(_insert_moves(conn.dialect.paramstyle), rows)
+
+    @staticmethod
+    def _latest_fields(batch: list[_Write]) -> dict[tuple[str, ...], list[tuple[Any, ...]]]:
+        """Each table's newest fields (the last write holds them), grouped by which fields:
+        ``(field names) -> [(values..., table id)]``."""
         latest: dict[str, dict[str, Any]] = {}
-        for w in batch:  # the last write of a table holds its newest fields
+        for w in batch:
             latest.setdefault(w.table_id, {}).update(w.fields)
         by_keys: dict[tuple[str, ...], list[tuple[Any, ...]]] = {}
-        for table_id, fields in latest.items():  # one executemany per set of fields
+        for table_id, fields in latest.items():
             keys = tuple(sorted(fields))
             row = (*(_column_value(k, fields[k]) for k in keys), table_id)
             by_keys.setdefault(keys, []).append(row)
-        for keys, params in by_keys.items():
-            await conn.exec_driver_sql(_update_tables(conn.dialect.paramstyle, keys), params)
+        return by_keys
+
+    async def _execute(self, conn: AsyncConnection, batch: list[_Write]) -> None:
+        for sql, params in self._statements(batch, conn.dialect.paramstyle):
+            await conn.exec_driver_sql(sql, params)
 
     async def update_table(self, table_id: str, **fields: Any) -> None:
         fields["updated_at"] = time.time()

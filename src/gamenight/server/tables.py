@@ -647,6 +647,7 @@ class TableService:
                 if not getattr(held, "unchanged", False):  # no other writer since our last
                     await self._catch_up(table)
                 accepted = await self._apply(table, seat, move, action)
+                fence = getattr(held, "token", None)  # the Redis lease's fencing token
                 running = table.tasks.get("timer")
                 if running is not None and running[0] == seat:  # acted: a fresh timer next
                     running[1].cancel()
@@ -659,7 +660,9 @@ class TableService:
             self.in_flight -= 1
         if timer:  # announced first, with the move the default action was played at
             await self._notify(table, "timer", seat=seat, action=action, move=accepted.first)
-        await self._notify(table, "moves")
+        # with the lease's token, a process that catches up to these moves knows that the next
+        # lease, if it gets it, follows a writer whose moves it holds (RedisLease.seen)
+        await self._notify(table, "moves", **({} if fence is None else {"fence": fence}))
         if self.on_move is not None:
             self.on_move(table, accepted, time.perf_counter() - started)
         return accepted
@@ -775,6 +778,9 @@ class TableService:
             move = notice.get("move")
             if not (moves_only and isinstance(move, int) and table.move >= move):  # not yet had
                 await self._catch_up(table, row=not moves_only)
+        fence, seen = notice.get("fence"), getattr(self.lease, "seen", None)
+        if isinstance(fence, int) and isinstance(move, int) and table.move >= move and seen:
+            seen(table.id, fence)
         if table.move == move and isinstance(notice.get("moved_at"), float):
             table.moved_at = notice["moved_at"]
         if notice.get("kind") in ("moves", "status"):
