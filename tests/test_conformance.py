@@ -52,6 +52,9 @@ def random_play(state: State, rng: random.Random, probe_every: int = 7) -> State
         if step % probe_every == 0:
             before = json.dumps(state.view(), sort_keys=True)
             n_moves = len(state.moves)
+            if not type(state).VIEW_BY_SEAT:  # the game says every seat sees one picture
+                assert all(json.dumps(state.view(s), sort_keys=True) == before
+                           for s in range(state.players))  # fmt: skip
             for action, seat in wrong_moves(state, rng):
                 with pytest.raises(IllegalAction):
                     state.apply(action, seat)

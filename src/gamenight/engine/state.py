@@ -47,6 +47,9 @@ class State(ABC):
     CHANCE_ACTIONS: ClassVar[Mapping[str, Mapping[str, Spec | Field]] | None] = None
     # Uniform doubles one chance draw may take from its own slot of the seeded stream.
     CHANCE_UNIFORMS: ClassVar[int] = 1
+    # Whether ``view(seat)`` may differ between seats (a hand only its owner sees). A game whose
+    # seats all see one picture says False, so that a server builds that picture once a move.
+    VIEW_BY_SEAT: ClassVar[bool] = True
 
     _player_types: ClassVar[ActionTypes]
     _chance_types: ClassVar[ActionTypes]

@@ -80,6 +80,7 @@ class ShakeState(State):
 
     game: Shake
 
+    VIEW_BY_SEAT = False  # every die is on the table
     ACTIONS = {
         "take": {},
         "shake": {},

@@ -75,6 +75,7 @@ class SnakeEyes(Game):
 class SnakeEyesState(State):
     game: SnakeEyes
 
+    VIEW_BY_SEAT = False  # nothing is hidden
     ACTIONS: ClassVar[dict[str, dict[str, IntList]]] = {}  # every move is a throw: no choices
     CHANCE_ACTIONS = {"dice": {"faces": IntList(2, 2, 1, 6)}}
 

@@ -131,6 +131,7 @@ _FACES = IntList(2, 2, 1, 6)
 class CasinoState(State):
     game: SnakeEyesCasino
 
+    VIEW_BY_SEAT = False  # wagers and dice are on the layout for all to see
     ACTIONS = {
         "wager": {"area": _AREA, "amount": _CHIPS},
         "reduce": {"area": _AREA, "amount": _CHIPS},

@@ -119,6 +119,8 @@ class Table:
     tasks: dict[Any, tuple[int, asyncio.Task[None]]] = field(default_factory=dict)
     bots: dict[int, Any] = field(default_factory=dict)
     rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
+    # (state, move) and the view every seat sees, for a game whose seats all see the same
+    shared_view: tuple[tuple[int, int], dict[str, Any]] | None = None
 
     @property
     def move(self) -> int:
@@ -847,11 +849,24 @@ class TableService:
         self._frames[key] = cached
         return cached[1], cached[2]
 
+    @staticmethod
+    def view(table: Table, seat: int | None) -> dict[str, Any]:
+        """``seat``'s view. A game whose seats all see one picture has it built once a move and
+        shared by every seat's frame (frames are only serialised, never changed)."""
+        st = table.state
+        if type(st).VIEW_BY_SEAT:
+            return seat_view(st, seat)
+        key = (id(st), len(st.moves))
+        shared = table.shared_view
+        if shared is None or shared[0] != key:
+            shared = table.shared_view = (key, seat_view(st, None))
+        return shared[1]
+
     def frame(self, table: Table, seat: SeatKey | None, since: int | None = None) -> dict[str, Any]:
         """The ``state`` frame for one seat (None: spectator): only what it may see."""
         st = table.state
         es = None if seat is None or seat == DEALER else int(seat)
-        view = seat_view(st, es)
+        view = self.view(table, es)
         count = st.event_count
         start = max(0, count - EVENTS_ON_JOIN) if since is None else min(since, count)
         playing = table.status == "playing"

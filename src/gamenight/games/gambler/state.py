@@ -105,6 +105,7 @@ _FACES = IntList(2, 2, 1, 6)
 class GamblerState(State):
     game: Gambler
 
+    VIEW_BY_SEAT = False  # tickets are bought face up: nothing is hidden
     ACTIONS = {
         "buy_ticket": {},
         "roll": {},

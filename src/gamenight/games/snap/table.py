@@ -46,6 +46,7 @@ class TableState(State):
 
     CALLS: tuple[str, ...] = ()
     CHANCE_ACTIONS = {"deal": {"card": CARD}}
+    VIEW_BY_SEAT = False  # no seat sees a face-down card, not even its owner
 
     def __init__(self, game: Any, seed: int | None = None) -> None:
         super().__init__(game, seed)
