@@ -54,4 +54,3 @@ def test_uniform_index_is_the_walk_over_equal_chances(m: int, n: int) -> None:
     u = m / GRID
     outcomes = [(i, Fraction(1, n)) for i in range(n)]
     assert uniform_index(u, n) == walk(outcomes, u)
-

@@ -46,6 +46,7 @@ async def stored_moves(database: str, table_id: str) -> list[tuple[int, int | No
 
 async def until_move(client: Client, move: int, timeout: float = 30) -> dict[str, Any]:
     """Wait until the client has been sent the state at ``move`` (or later)."""
+
     async def wait() -> dict[str, Any]:
         while client.latest is None or client.latest["move"] < move:
             await client.expect("state", timeout)  # the whole wait, not 10 s a frame
@@ -117,8 +118,11 @@ async def test_kill_9_one_process_mid_game_and_finish_on_the_other(
     rows = await stored_moves(postgres_url_of(a), tid)
     assert [r[0] for r in rows] == list(range(len(rows)))
     assert [(s, act) for _, s, act in rows if s is not None] == accepted
-    record = {"game": "shake", "options": b.get(f"/api/tables/{tid}").json()["options"],
-              "moves": [{"seat": s, "action": act} for _, s, act in rows]}
+    record = {
+        "game": "shake",
+        "options": b.get(f"/api/tables/{tid}").json()["options"],
+        "moves": [{"seat": s, "action": act} for _, s, act in rows],
+    }
     assert gamenight.replay(record).is_terminal()
     assert len(rows) == last["move"]
     for c in (*clients, watcher):
