@@ -139,10 +139,12 @@ NO_REFCOUNT: dict[str, Any] = {"_nrt": False, "error_model": "numpy"}
  WINNER, QLEN, MARKED, HQLEN, DECK_N, UNSEEN_N, KNOWN_HEAD, KNOWN_N, SHAKER_FOR,
  MOVES) = range(21)  # fmt: skip
 SEATS, KINDS_MAX, CARDS_MAX, HORSES_MAX, SPACES_MAX, SHAKER_SPACES = 4, 30, 200, 6, 100, 12
+TICKETS_MAX = 100  # the data's limit
 CASH = 24  # then position, IOU held, out, tickets held (count, kinds), marker queue, race
 POSN = CASH + SEATS  # queue, horse dealt to each in the race, horses taken, marker owners,
 IOU = POSN + SEATS  # the Shaker's dice, ticket pile (count per kind), Fortune cards unseen and
-OUT = IOU + SEATS  # seen (in deck order)
+OUT = IOU + SEATS  # seen (in deck order), the
+# ticket pile as a list of kinds (any order: a draw takes a uniform slot)
 NHELD = OUT + SEATS
 HELD = NHELD + SEATS
 QUEUE = HELD + SEATS * MAX_TICKETS
@@ -154,7 +156,8 @@ DICE = OWNER + SHAKER_SPACES
 DECK = DICE + 6
 UNSEEN = DECK + KINDS_MAX
 KNOWN = UNSEEN + CARDS_MAX
-STATE_SIZE = KNOWN + CARDS_MAX
+PILE = KNOWN + CARDS_MAX
+STATE_SIZE = PILE + TICKETS_MAX
 
 # ``d``: options and bot, then the Sweepstakes spaces, tickets, horses, board and cards
 PLAYERS, FIRST, AUTO_CLAIM, MAX_TURNS, BUY_MIN, REPAY_MIN, ROLL_AGAIN = range(7)
@@ -164,10 +167,10 @@ SHAPE = PREF + SHAKER_SPACES
 PA = SHAPE + SHAKER_SPACES
 PB = PA + SHAKER_SPACES
 PRIZE = PB + SHAKER_SPACES
-TA = PRIZE + SHAKER_SPACES
-TB = TA + KINDS_MAX
-DECK0 = TB + KINDS_MAX
-HORSE = DECK0 + KINDS_MAX
+DECK0 = PRIZE + SHAKER_SPACES
+PILE0 = DECK0 + KINDS_MAX  # the pile as dealt, and each kind's faces as a bit mask
+TMASK = PILE0 + TICKETS_MAX
+HORSE = TMASK + KINDS_MAX
 KIND = HORSE + HORSES_MAX
 AMOUNT = KIND + SPACES_MAX
 EFFECT = AMOUNT + SPACES_MAX
@@ -189,8 +192,10 @@ def kernel_args(options: dict[str, Any]) -> np.ndarray:
               int(bool(options.get("auto_claim_start"))), int(options["max_turns"]),
               buy_min, repay_min, int(again), kind.size, effect.size, ticket_a.size,
               horses.size]  # fmt: skip
+    pile = np.repeat(np.arange(deck.size), deck)
+    tmask = (1 << ticket_a) | (1 << ticket_b)
     for at, a in ((PREF, order), (SHAPE, shape), (PA, pa), (PB, pb), (PRIZE, prize),
-                  (TA, ticket_a), (TB, ticket_b), (DECK0, deck), (HORSE, horses), (KIND, kind),
+                  (DECK0, deck), (PILE0, pile), (TMASK, tmask), (HORSE, horses), (KIND, kind),
                   (AMOUNT, amount), (EFFECT, effect), (CARD_AMOUNT, card_amount),
                   (CARD_TO, card_to)):  # fmt: skip
         d[at : at + a.size] = a
@@ -295,6 +300,35 @@ def _wrap(i: int, n: int) -> int:
     return i - n if i >= n else i
 
 
+@njit(cache=True, inline="always", **NO_REFCOUNT)
+def _return_ticket(s: np.ndarray, k: int) -> None:
+    """A ticket of kind ``k`` goes back: counted (for a tape's draws) and on the pile."""
+    s[DECK + k] += 1
+    s[PILE + s[DECK_N]] = k
+    s[DECK_N] += 1
+
+
+@njit(cache=True, inline="always", **NO_REFCOUNT)
+def _draw_ticket(s: np.ndarray, state: np.ndarray, tape: np.ndarray, at: np.ndarray) -> Any:
+    """A uniform ticket off the pile: from the stream a uniform slot (no walk over the kinds);
+    from a tape number ``v % k`` of the tickets in sorted order, as the engine lists them."""
+    n = s[DECK_N]
+    i = _below(state, tape, at, n)
+    if _taped(tape):
+        k = 0
+        while i >= s[DECK + k]:
+            i -= s[DECK + k]
+            k += 1
+        i = 0
+        while s[PILE + i] != k:
+            i += 1
+    k = s[PILE + i]
+    s[PILE + i] = s[PILE + n - 1]
+    s[DECK_N] = n - 1
+    s[DECK + k] -= 1
+    return k
+
+
 # --- money and turns ---------------------------------------------------------------------------
 @njit(cache=True, inline="always", **NO_REFCOUNT)
 def _knock_out(s: np.ndarray, seat: int) -> None:
@@ -302,8 +336,7 @@ def _knock_out(s: np.ndarray, seat: int) -> None:
     if s[IOU + seat] and not s[OUT + seat] and s[CASH + seat] == 0:
         s[OUT + seat] = 1
         for i in range(s[NHELD + seat]):
-            s[DECK + s[HELD + MAX_TICKETS * seat + i]] += 1
-        s[DECK_N] += s[NHELD + seat]
+            _return_ticket(s, s[HELD + MAX_TICKETS * seat + i])
         s[NHELD + seat] = 0
         k = 0
         for i in range(s[QLEN]):
@@ -550,17 +583,15 @@ def _move(s: np.ndarray, d: np.ndarray, steps: int) -> None:
 def _settle_shaker(s: np.ndarray, d: np.ndarray) -> None:
     """Pay the Lottery's tickets (all go back to the pile) or the Sweepstakes' markers."""
     if s[SHAKER_FOR] == FOR_LOTTERY:
+        shown = 0  # the faces the Shaker shows, as bits
+        for j in range(6):
+            shown |= 1 << s[DICE + j]
         for p in range(d[PLAYERS]):
             for i in range(s[NHELD + p]):
                 k = s[HELD + MAX_TICKETS * p + i]
-                a_in = b_in = False
-                for j in range(6):
-                    a_in = a_in or s[DICE + j] == d[TA + k]
-                    b_in = b_in or s[DICE + j] == d[TB + k]
-                if a_in and b_in:
-                    s[CASH + p] += LOTTERY_PRIZE
-                s[DECK + k] += 1
-            s[DECK_N] += s[NHELD + p]
+                m = d[TMASK + k]
+                s[CASH + p] += LOTTERY_PRIZE * (shown & m == m)
+                _return_ticket(s, k)
             s[NHELD + p] = 0
     else:
         for sp in range(SHAKER_SPACES):
@@ -606,14 +637,8 @@ def _chance(s: np.ndarray, d: np.ndarray, state: np.ndarray, tape: np.ndarray,
         if steps:
             _move(s, d, steps)
     elif kind == TICKET:
-        i = _below(state, tape, at, s[DECK_N])
+        k = _draw_ticket(s, state, tape, at)
         s[MOVES] += 1
-        k = 0
-        while i >= s[DECK + k]:
-            i -= s[DECK + k]
-            k += 1
-        s[DECK + k] -= 1
-        s[DECK_N] -= 1
         s[HELD + MAX_TICKETS * cur + s[NHELD + cur]] = k
         s[NHELD + cur] += 1
         _knock_out(s, cur)
@@ -714,6 +739,8 @@ def play(d: np.ndarray, s: np.ndarray, state: np.ndarray, tape: np.ndarray,
     for k in range(d[N_KINDS]):
         s[DECK + k] = d[DECK0 + k]
         s[DECK_N] += d[DECK0 + k]
+    for i in range(s[DECK_N]):
+        s[PILE + i] = d[PILE0 + i]
     for i in range(d[N_CARDS]):
         s[UNSEEN + i] = i
     s[UNSEEN_N] = d[N_CARDS]
