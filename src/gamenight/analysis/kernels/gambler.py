@@ -531,7 +531,7 @@ def _fortune(s: np.ndarray, d: np.ndarray, card: int) -> int:
     return 0
 
 
-@njit(cache=True, **NO_REFCOUNT)
+@njit(cache=True, inline="always", **NO_REFCOUNT)
 def _land(s: np.ndarray, d: np.ndarray) -> int:
     """Do what the space says; returns the steps a Fortune card moves the player on (else 0)."""
     cur = s[CUR]
