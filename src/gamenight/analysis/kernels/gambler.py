@@ -137,7 +137,7 @@ NO_REFCOUNT: dict[str, Any] = {"_nrt": False, "error_model": "numpy"}
 # ``d`` holds the table and the bot: every helper takes the two, so a call passes two arrays.
 (PHASE, CHANCE, CUR, START_DUE, MAY_BUY, TURNS, IOUS, SWEEPS, LOTTOS, RACES_HELD, BY_LIMIT,
  WINNER, QLEN, MARKED, HQLEN, DECK_N, UNSEEN_N, KNOWN_HEAD, KNOWN_N, SHAKER_FOR,
- MOVES) = range(21)  # fmt: skip
+ MOVES, MAY_END) = range(22)  # fmt: skip
 SEATS, KINDS_MAX, CARDS_MAX, HORSES_MAX, SPACES_MAX, SHAKER_SPACES = 4, 30, 200, 6, 100, 12
 TICKETS_MAX = 100  # the data's limit
 CASH = 24  # then position, IOU held, out, tickets held (count, kinds), marker queue, race
@@ -331,10 +331,19 @@ def _draw_ticket(s: np.ndarray, state: np.ndarray, tape: np.ndarray, at: np.ndar
 
 # --- money and turns ---------------------------------------------------------------------------
 @njit(cache=True, inline="always", **NO_REFCOUNT)
+def _gain(s: np.ndarray, seat: int, amount: int) -> None:
+    """Money in: a purse at the target may end the game, so the end checks look again."""
+    s[CASH + seat] += amount
+    if s[CASH + seat] >= TARGET:
+        s[MAY_END] = 1
+
+
+@njit(cache=True, inline="always", **NO_REFCOUNT)
 def _knock_out(s: np.ndarray, seat: int) -> None:
     """An IOU holder whose cash reaches $0 is out; their tickets go back to the pile."""
     if s[IOU + seat] and not s[OUT + seat] and s[CASH + seat] == 0:
         s[OUT + seat] = 1
+        s[MAY_END] = 1  # one player left would win
         for i in range(s[NHELD + seat]):
             _return_ticket(s, s[HELD + MAX_TICKETS * seat + i])
         s[NHELD + seat] = 0
@@ -357,7 +366,7 @@ def _charge(s: np.ndarray, seat: int, amount: int, to: int) -> None:
     paid = min(s[CASH + seat], amount)
     s[CASH + seat] -= paid
     if to >= 0:
-        s[CASH + to] += paid
+        _gain(s, to, paid)
     _knock_out(s, seat)
 
 
@@ -415,7 +424,11 @@ def _end_turn(s: np.ndarray, d: np.ndarray) -> None:
 @njit(cache=True, inline="always", **NO_REFCOUNT)
 def _check_end(s: np.ndarray, n: int) -> None:
     """The richest debt-free player at the target wins (ties: first from the player on turn);
-    or the last one still in."""
+    or the last one still in. Only money in, a repaid IOU or a player out can change that, and
+    they flag it: else nothing is looked at."""
+    if not s[MAY_END]:
+        return
+    s[MAY_END] = 0
     alive, last, rich = 0, -1, False
     for p in range(n):  # the common case first: nobody there yet, two or more still in
         if not s[OUT + p]:
@@ -497,7 +510,7 @@ def _fortune(s: np.ndarray, d: np.ndarray, card: int) -> int:
     s[KNOWN_N] += 1
     cur, e, amount = s[CUR], d[EFFECT + card], d[CARD_AMOUNT + card]
     if e == COLLECT:
-        s[CASH + cur] += amount
+        _gain(s, cur, amount)
     elif e == PAY:
         _charge(s, cur, amount, -1)
     elif e == COLLECT_EACH:
@@ -538,7 +551,7 @@ def _land(s: np.ndarray, d: np.ndarray) -> int:
     at = s[POSN + cur]
     k = d[KIND + at]
     if k == COLLECT_SPACE:
-        s[CASH + cur] += d[AMOUNT + at]
+        _gain(s, cur, d[AMOUNT + at])
     elif k == PAY_SPACE:
         _charge(s, cur, d[AMOUNT + at], -1)
     elif k == FORTUNE_SPACE:
@@ -571,7 +584,7 @@ def _move(s: np.ndarray, d: np.ndarray, steps: int) -> None:
         new = s[POSN + cur] + steps
         if new >= size:
             if d[AUTO_CLAIM]:
-                s[CASH + cur] += START_PAY
+                _gain(s, cur, START_PAY)
             else:
                 s[START_DUE] = 1
         s[POSN + cur] = _wrap(new, size) if new < 2 * size else new % size
@@ -590,13 +603,13 @@ def _settle_shaker(s: np.ndarray, d: np.ndarray) -> None:
             for i in range(s[NHELD + p]):
                 k = s[HELD + MAX_TICKETS * p + i]
                 m = d[TMASK + k]
-                s[CASH + p] += LOTTERY_PRIZE * (shown & m == m)
+                _gain(s, p, LOTTERY_PRIZE * (shown & m == m))
                 _return_ticket(s, k)
             s[NHELD + p] = 0
     else:
         for sp in range(SHAKER_SPACES):
             if s[MARKED] >> sp & 1 and wins(d[SHAPE + sp], d[PA + sp], d[PB + sp], s, DICE):
-                s[CASH + s[OWNER + sp]] += d[PRIZE + sp]
+                _gain(s, s[OWNER + sp], d[PRIZE + sp])
         s[MARKED] = 0
     _end_turn(s, d)
 
@@ -620,7 +633,7 @@ def _chance(s: np.ndarray, d: np.ndarray, state: np.ndarray, tape: np.ndarray,
         a, b = _two_dice(state, tape, at)
         s[MOVES] += 1
         if a == b:
-            s[CASH + cur] += DOUBLES_PRIZE
+            _gain(s, cur, DOUBLES_PRIZE)
         _end_turn(s, d)
     elif kind == SHAKER:
         _shaker(state, tape, at, s)
@@ -631,8 +644,11 @@ def _chance(s: np.ndarray, d: np.ndarray, state: np.ndarray, tape: np.ndarray,
         s[MOVES] += 1
         card = s[UNSEEN + i]
         s[UNSEEN_N] -= 1
-        for j in range(i, s[UNSEEN_N]):
-            s[UNSEEN + j] = s[UNSEEN + j + 1]
+        if _taped(tape):  # a tape's draws read the unseen cards in deck order
+            for j in range(i, s[UNSEEN_N]):
+                s[UNSEEN + j] = s[UNSEEN + j + 1]
+        else:  # the stream's in any order: the last takes the drawn card's slot
+            s[UNSEEN + i] = s[UNSEEN + s[UNSEEN_N]]
         steps = _fortune(s, d, card)
         if steps:
             _move(s, d, steps)
@@ -657,7 +673,7 @@ def _chance(s: np.ndarray, d: np.ndarray, state: np.ndarray, tape: np.ndarray,
         s[MOVES] += s[HQLEN] + 1
         for i in range(s[HQLEN]):
             if s[HCARD + i] == face:
-                s[CASH + s[HQ + i]] += RACE_PRIZE
+                _gain(s, s[HQ + i], RACE_PRIZE)
                 break
         for h in range(horses):
             s[TAKEN + h] = 0
@@ -693,9 +709,10 @@ def _player(s: np.ndarray, d: np.ndarray) -> None:
     if s[IOU + seat] and not s[OUT + seat] and c >= d[REPAY_MIN]:
         s[IOU + seat] = 0
         s[CASH + seat] -= IOU_LOAN + IOU_INTEREST
+        s[MAY_END] = 1  # debt-free now
     elif phase == CLAIM or (s[START_DUE] and seat == cur):
         s[START_DUE] = 0
-        s[CASH + seat] += START_PAY
+        _gain(s, seat, START_PAY)
         if phase == CLAIM:
             _next_turn(s, d)
     elif (phase == TURN and s[MAY_BUY] and s[NHELD + seat] < MAX_TICKETS and c >= TICKET_PRICE
@@ -708,19 +725,29 @@ def _player(s: np.ndarray, d: np.ndarray) -> None:
             s[CHANCE] = AGAIN
         else:
             _sweepstakes(s, d[PLAYERS], seat)
-    elif phase == MARKER:
-        for i in range(SHAKER_SPACES):
-            sp = d[PREF + i]
-            if not s[MARKED] >> sp & 1:
-                s[MARKED] |= 1 << sp
-                s[OWNER + sp] = seat
+    elif phase == MARKER:  # every marker in a row, while the next seat has nothing else to do
+        while True:
+            for i in range(SHAKER_SPACES):
+                sp = d[PREF + i]
+                if not s[MARKED] >> sp & 1:
+                    s[MARKED] |= 1 << sp
+                    s[OWNER + sp] = seat
+                    break
+            s[QLEN] -= 1
+            for i in range(s[QLEN]):
+                s[QUEUE + i] = s[QUEUE + i + 1]
+            if s[QLEN] == 0:
+                s[SHAKER_FOR] = FOR_SWEEP
+                s[CHANCE] = SHAKER
                 break
-        s[QLEN] -= 1
-        for i in range(s[QLEN]):
-            s[QUEUE + i] = s[QUEUE + i + 1]
-        if s[QLEN] == 0:
-            s[SHAKER_FOR] = FOR_SWEEP
-            s[CHANCE] = SHAKER
+            # A marker changes nobody's standing (the end checks after it see nothing new);
+            # the next seat places theirs now unless it repays an IOU or claims Start first.
+            _knock_out(s, seat)
+            nxt = s[QUEUE]
+            if (s[IOU + nxt] and s[CASH + nxt] >= d[REPAY_MIN]) or (s[START_DUE] and nxt == cur):
+                break
+            seat = nxt
+            s[MOVES] += 1
     else:
         s[MAY_BUY] = 0
         s[CHANCE] = MOVE
@@ -755,8 +782,10 @@ def play(d: np.ndarray, s: np.ndarray, state: np.ndarray, tape: np.ndarray,
         # A choice that calls for chance (a roll, a ticket, the last marker) changes nobody's
         # standing, so the end-of-game checks after it could not end the game: the chance
         # move follows in the same round, and the checks run once for the two.
-        if s[CHANCE] != NONE:
+        while s[CHANCE] != NONE:  # chance moves in a row (a card, a Shaker, a race's deals)
             _chance(s, d, state, tape, at)
+            if s[CHANCE] != NONE:
+                _check_end(s, n)
         if s[PHASE] != OVER:
             _check_end(s, n)
         on_turn = s[PHASE] in (TURN, DOUBLES, CLAIM) and s[CHANCE] == NONE
