@@ -137,7 +137,7 @@ NO_REFCOUNT: dict[str, Any] = {"_nrt": False, "error_model": "numpy"}
 # ``d`` holds the table and the bot: every helper takes the two, so a call passes two arrays.
 (PHASE, CHANCE, CUR, START_DUE, MAY_BUY, TURNS, IOUS, SWEEPS, LOTTOS, RACES_HELD, BY_LIMIT,
  WINNER, QLEN, MARKED, HQLEN, DECK_N, UNSEEN_N, KNOWN_HEAD, KNOWN_N, SHAKER_FOR,
- MOVES, MAY_END) = range(22)  # fmt: skip
+ MOVES, MAY_END, MARKS) = range(23)  # fmt: skip
 SEATS, KINDS_MAX, CARDS_MAX, HORSES_MAX, SPACES_MAX, SHAKER_SPACES = 4, 30, 200, 6, 100, 12
 TICKETS_MAX = 100  # the data's limit
 CASH = 24  # then position, IOU held, out, tickets held (count, kinds), marker queue, race
@@ -151,9 +151,9 @@ QUEUE = HELD + SEATS * MAX_TICKETS
 HQ = QUEUE + SEATS
 HCARD = HQ + SEATS
 TAKEN = HCARD + SEATS
-OWNER = TAKEN + HORSES_MAX
-DICE = OWNER + SHAKER_SPACES
-DECK = DICE + 6
+MSPACE = TAKEN + HORSES_MAX  # the Sweepstakes markers placed: spaces and owners
+MOWNER = MSPACE + SEATS
+DECK = MOWNER + SEATS
 UNSEEN = DECK + KINDS_MAX
 KNOWN = UNSEEN + CARDS_MAX
 PILE = KNOWN + CARDS_MAX
@@ -176,7 +176,10 @@ AMOUNT = KIND + SPACES_MAX
 EFFECT = AMOUNT + SPACES_MAX
 CARD_AMOUNT = EFFECT + CARDS_MAX
 CARD_TO = CARD_AMOUNT + CARDS_MAX
-DATA_SIZE = CARD_TO + CARDS_MAX
+HORSE_AT = CARD_TO + CARDS_MAX  # where each face is among the horses (-1: none)
+THROWS = HORSE_AT + 7  # per Shaker throw: the spaces it wins, and the faces shown << 16
+DATA_SIZE = THROWS + 6**6
+FACES_SHOWN = 16
 
 
 def kernel_args(options: dict[str, Any]) -> np.ndarray:
@@ -199,6 +202,9 @@ def kernel_args(options: dict[str, Any]) -> np.ndarray:
                   (AMOUNT, amount), (EFFECT, effect), (CARD_AMOUNT, card_amount),
                   (CARD_TO, card_to)):  # fmt: skip
         d[at : at + a.size] = a
+    d[HORSE_AT : HORSE_AT + 7] = -1
+    d[HORSE_AT + horses] = np.arange(horses.size)
+    d[THROWS:] = throw_table()
     return d
 
 
@@ -244,16 +250,16 @@ def _two_dice(state: np.ndarray, tape: np.ndarray, at: np.ndarray) -> tuple[Any,
 
 
 @njit(cache=True, inline="always", **NO_REFCOUNT)
-def _shaker(state: np.ndarray, tape: np.ndarray, at: np.ndarray, s: np.ndarray) -> None:
-    """The Shaker's six dice, positions 1-6 in order: one draw among 6**6 from the stream."""
+def _shaker(state: np.ndarray, tape: np.ndarray, at: np.ndarray) -> Any:
+    """The Shaker's six dice as one throw ``u`` among 6**6: die ``i`` (from 0) shows
+    ``u // 6**i % 6 + 1``. One draw from the stream; six dice from a tape."""
     if _taped(tape):
-        for i in range(6):
-            s[DICE + i] = _below(state, tape, at, 6) + 1
-        return
-    u = uniform_6pow6(state)
-    for i in range(6):
-        s[DICE + i] = u % 6 + 1
-        u //= 6
+        u, place = 0, 1
+        for _ in range(6):
+            u += place * _below(state, tape, at, 6)
+            place *= 6
+        return u
+    return uniform_6pow6(state)
 
 
 @njit(cache=True, **NO_REFCOUNT)
@@ -292,6 +298,29 @@ def win_counts(shape: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         for sp in range(shape.size):
             counts[sp] += wins(shape[sp], a[sp], b[sp], dice, 0)
     return counts
+
+
+@cache
+def throw_table() -> np.ndarray:
+    """Every Shaker throw's outcome, worked out once: a Sweepstakes or Lottery is a lookup."""
+    shape, a, b, _ = spaces()
+    return _throw_table(shape, a, b)
+
+
+@njit(cache=True)
+def _throw_table(shape: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    out = np.zeros(6**6, dtype=np.int64)
+    dice = np.empty(6, dtype=np.int64)
+    for u in range(6**6):
+        v = u
+        for i in range(6):
+            dice[i] = v % 6 + 1
+            out[u] |= 1 << (FACES_SHOWN + dice[i])
+            v //= 6
+        for sp in range(shape.size):
+            if wins(shape[sp], a[sp], b[sp], dice, 0):
+                out[u] |= 1 << sp
+    return out
 
 
 @njit(cache=True, inline="always", **NO_REFCOUNT)
@@ -454,6 +483,7 @@ def _sweepstakes(s: np.ndarray, n: int, caller: int) -> None:
     """Everyone still in pays the entry, from the caller round; then markers in that order."""
     s[SWEEPS] += 1
     s[MARKED] = 0
+    s[MARKS] = 0
     q = 0
     for k in range(n):
         p = _wrap(caller + k, n)
@@ -593,23 +623,24 @@ def _move(s: np.ndarray, d: np.ndarray, steps: int) -> None:
 
 # --- one move ----------------------------------------------------------------------------------
 @njit(cache=True, inline="always", **NO_REFCOUNT)
-def _settle_shaker(s: np.ndarray, d: np.ndarray) -> None:
+def _settle_shaker(s: np.ndarray, d: np.ndarray, throw: int) -> None:
     """Pay the Lottery's tickets (all go back to the pile) or the Sweepstakes' markers."""
     if s[SHAKER_FOR] == FOR_LOTTERY:
-        shown = 0  # the faces the Shaker shows, as bits
-        for j in range(6):
-            shown |= 1 << s[DICE + j]
+        shown = d[THROWS + throw] >> FACES_SHOWN
         for p in range(d[PLAYERS]):
             for i in range(s[NHELD + p]):
                 k = s[HELD + MAX_TICKETS * p + i]
                 m = d[TMASK + k]
-                _gain(s, p, LOTTERY_PRIZE * (shown & m == m))
+                if shown & m == m:
+                    _gain(s, p, LOTTERY_PRIZE)
                 _return_ticket(s, k)
             s[NHELD + p] = 0
     else:
-        for sp in range(SHAKER_SPACES):
-            if s[MARKED] >> sp & 1 and wins(d[SHAPE + sp], d[PA + sp], d[PB + sp], s, DICE):
-                _gain(s, s[OWNER + sp], d[PRIZE + sp])
+        won = d[THROWS + throw]
+        for i in range(s[MARKS]):
+            sp = s[MSPACE + i]
+            if won >> sp & 1:
+                _gain(s, s[MOWNER + i], d[PRIZE + sp])
         s[MARKED] = 0
     _end_turn(s, d)
 
@@ -636,9 +667,9 @@ def _chance(s: np.ndarray, d: np.ndarray, state: np.ndarray, tape: np.ndarray,
             _gain(s, cur, DOUBLES_PRIZE)
         _end_turn(s, d)
     elif kind == SHAKER:
-        _shaker(state, tape, at, s)
+        throw = _shaker(state, tape, at)
         s[MOVES] += 6
-        _settle_shaker(s, d)
+        _settle_shaker(s, d, throw)
     elif kind == FORTUNE:
         i = _below(state, tape, at, s[UNSEEN_N])
         s[MOVES] += 1
@@ -658,7 +689,17 @@ def _chance(s: np.ndarray, d: np.ndarray, state: np.ndarray, tape: np.ndarray,
         s[HELD + MAX_TICKETS * cur + s[NHELD + cur]] = k
         s[NHELD + cur] += 1
         _knock_out(s, cur)
-    elif kind == HORSE_DEAL:
+    elif kind == HORSE_DEAL and not _taped(tape):
+        # Only who wins matters: the die, then where that horse went. Dealt at random, it is
+        # equally likely in each of the deck's places, the first ones those of the players.
+        face = _below(state, tape, at, 6) + 1
+        s[MOVES] += s[HQLEN] + 1
+        if d[HORSE_AT + face] >= 0 and s[HQLEN]:
+            j = _below(state, tape, at, d[N_HORSES])
+            if j < s[HQLEN]:
+                _gain(s, s[HQ + j], RACE_PRIZE)
+        _end_turn(s, d)
+    elif kind == HORSE_DEAL:  # a tape deals each player's horse in turn, then throws the die
         horses = d[N_HORSES]
         for i in range(s[HQLEN]):  # each player in the race is dealt a horse, then the die
             j = _below(state, tape, at, horses - i)
@@ -731,7 +772,9 @@ def _player(s: np.ndarray, d: np.ndarray) -> None:
                 sp = d[PREF + i]
                 if not s[MARKED] >> sp & 1:
                     s[MARKED] |= 1 << sp
-                    s[OWNER + sp] = seat
+                    s[MSPACE + s[MARKS]] = sp
+                    s[MOWNER + s[MARKS]] = seat
+                    s[MARKS] += 1
                     break
             s[QLEN] -= 1
             for i in range(s[QLEN]):
