@@ -177,9 +177,8 @@ EFFECT = AMOUNT + SPACES_MAX
 CARD_AMOUNT = EFFECT + CARDS_MAX
 CARD_TO = CARD_AMOUNT + CARDS_MAX
 HORSE_AT = CARD_TO + CARDS_MAX  # where each face is among the horses (-1: none)
-THROWS = HORSE_AT + 7  # per Shaker throw: the spaces it wins, and the faces shown << 16
-DATA_SIZE = THROWS + 6**6
-FACES_SHOWN = 16
+THROWS = HORSE_AT + 7  # per Shaker throw the spaces it wins, 16 bits each, four a word (93 kB:
+DATA_SIZE = THROWS + 6**6 // 4  # it stays in the core's cache between Sweepstakes)
 
 
 def kernel_args(options: dict[str, Any]) -> np.ndarray:
@@ -309,17 +308,16 @@ def throw_table() -> np.ndarray:
 
 @njit(cache=True)
 def _throw_table(shape: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    out = np.zeros(6**6, dtype=np.int64)
+    out = np.zeros(6**6 // 4, dtype=np.int64)
     dice = np.empty(6, dtype=np.int64)
     for u in range(6**6):
         v = u
         for i in range(6):
             dice[i] = v % 6 + 1
-            out[u] |= 1 << (FACES_SHOWN + dice[i])
             v //= 6
         for sp in range(shape.size):
             if wins(shape[sp], a[sp], b[sp], dice, 0):
-                out[u] |= 1 << sp
+                out[u >> 2] |= 1 << (16 * (u & 3) + sp)
     return out
 
 
@@ -626,7 +624,10 @@ def _move(s: np.ndarray, d: np.ndarray, steps: int) -> None:
 def _settle_shaker(s: np.ndarray, d: np.ndarray, throw: int) -> None:
     """Pay the Lottery's tickets (all go back to the pile) or the Sweepstakes' markers."""
     if s[SHAKER_FOR] == FOR_LOTTERY:
-        shown = d[THROWS + throw] >> FACES_SHOWN
+        shown = 0  # the faces shown, as bits
+        for _ in range(6):
+            shown |= 1 << (throw % 6 + 1)
+            throw //= 6
         for p in range(d[PLAYERS]):
             for i in range(s[NHELD + p]):
                 k = s[HELD + MAX_TICKETS * p + i]
@@ -636,7 +637,7 @@ def _settle_shaker(s: np.ndarray, d: np.ndarray, throw: int) -> None:
                 _return_ticket(s, k)
             s[NHELD + p] = 0
     else:
-        won = d[THROWS + throw]
+        won = d[THROWS + (throw >> 2)] >> (16 * (throw & 3))
         for i in range(s[MARKS]):
             sp = s[MSPACE + i]
             if won >> sp & 1:
