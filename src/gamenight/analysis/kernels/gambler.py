@@ -684,12 +684,6 @@ def _chance(s: np.ndarray, d: np.ndarray, state: np.ndarray, tape: np.ndarray,
         steps = _fortune(s, d, card)
         if steps:
             _move(s, d, steps)
-    elif kind == TICKET:
-        k = _draw_ticket(s, state, tape, at)
-        s[MOVES] += 1
-        s[HELD + MAX_TICKETS * cur + s[NHELD + cur]] = k
-        s[NHELD + cur] += 1
-        _knock_out(s, cur)
     elif kind == HORSE_DEAL and not _taped(tape):
         # Only who wins matters: the die, then where that horse went. Dealt at random, it is
         # equally likely in each of the deck's places, the first ones those of the players.
@@ -741,13 +735,13 @@ def _chance(s: np.ndarray, d: np.ndarray, state: np.ndarray, tape: np.ndarray,
 
 
 @njit(cache=True, inline="always", **NO_REFCOUNT)
-def _player(s: np.ndarray, d: np.ndarray) -> None:
+def _player(s: np.ndarray, d: np.ndarray, state: np.ndarray, tape: np.ndarray,
+            at: np.ndarray) -> None:  # fmt: skip
     """The sensible bot's move for the seat the game waits for."""
     phase, cur = s[PHASE], s[CUR]
     seat = s[QUEUE] if phase == MARKER else cur
     c = s[CASH + seat]
     s[MOVES] += 1
-    bought = False
     if s[IOU + seat] and not s[OUT + seat] and c >= d[REPAY_MIN]:
         s[IOU + seat] = 0
         s[CASH + seat] -= IOU_LOAN + IOU_INTEREST
@@ -759,9 +753,24 @@ def _player(s: np.ndarray, d: np.ndarray) -> None:
             _next_turn(s, d)
     elif (phase == TURN and s[MAY_BUY] and s[NHELD + seat] < MAX_TICKETS and c >= TICKET_PRICE
           and s[DECK_N] > 0 and c >= d[BUY_MIN]):  # fmt: skip
-        s[CASH + seat] -= TICKET_PRICE
-        s[CHANCE] = TICKET
-        bought = True
+        # Every ticket it buys now, each drawn at once, then its roll: in between only its purse
+        # and the pile change (the end checks see nothing new, nobody else may act, and the
+        # purse only goes down: no IOU to repay and no Start to claim before the next buy).
+        while True:
+            s[CASH + seat] -= TICKET_PRICE
+            s[HELD + MAX_TICKETS * seat + s[NHELD + seat]] = _draw_ticket(s, state, tape, at)
+            s[NHELD + seat] += 1
+            s[MOVES] += 2  # the ticket, then the next choice
+            _knock_out(s, seat)
+            if s[OUT + seat]:  # the main loop's checks end the game or pass the turn on
+                s[MOVES] -= 1
+                return
+            c = s[CASH + seat]
+            if not (s[NHELD + seat] < MAX_TICKETS and c >= TICKET_PRICE and s[DECK_N] > 0
+                    and c >= d[BUY_MIN]):  # fmt: skip
+                break
+        s[MAY_BUY] = 0
+        s[CHANCE] = MOVE
     elif phase == DOUBLES:
         if d[ROLL_AGAIN]:
             s[CHANCE] = AGAIN
@@ -795,8 +804,7 @@ def _player(s: np.ndarray, d: np.ndarray) -> None:
     else:
         s[MAY_BUY] = 0
         s[CHANCE] = MOVE
-    if not bought:
-        _knock_out(s, seat)
+    _knock_out(s, seat)
 
 
 @njit(cache=True, **NO_REFCOUNT)
@@ -822,7 +830,7 @@ def play(d: np.ndarray, s: np.ndarray, state: np.ndarray, tape: np.ndarray,
         s[CHANCE] = THROW_OFF
     while s[PHASE] != OVER:
         if s[CHANCE] == NONE:
-            _player(s, d)
+            _player(s, d, state, tape, at)
         # A choice that calls for chance (a roll, a ticket, the last marker) changes nobody's
         # standing, so the end-of-game checks after it could not end the game: the chance
         # move follows in the same round, and the checks run once for the two.
