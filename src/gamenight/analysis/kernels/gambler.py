@@ -59,6 +59,7 @@ EFFECTS = ("collect", "pay", "collect_from_each", "pay_each", "advance", "go_to"
            "sweepstakes", "lottery", "horse_race")  # fmt: skip
 COLLECT, PAY, COLLECT_EACH, PAY_EACH, ADVANCE, GO_TO, CALL_SWEEP, CALL_LOTTERY, CALL_RACE = range(9)
 HIGH, SPLIT, STRAIGHT, PAIRS = range(4)  # Sweepstakes space shapes
+EVENT = -(2**40)  # a space that is not plain money (no amount comes near)
 
 # phases and pending chance moves, as the engine names them
 ORDER, TURN, DOUBLES, MARKER, CLAIM, OVER = range(6)
@@ -177,8 +178,9 @@ EFFECT = AMOUNT + SPACES_MAX
 CARD_AMOUNT = EFFECT + CARDS_MAX
 CARD_TO = CARD_AMOUNT + CARDS_MAX
 HORSE_AT = CARD_TO + CARDS_MAX  # where each face is among the horses (-1: none)
-THROWS = HORSE_AT + 7  # per Shaker throw the spaces it wins, 16 bits each, four a word (93 kB:
-DATA_SIZE = THROWS + 6**6 // 4  # it stays in the core's cache between Sweepstakes)
+DELTA = HORSE_AT + 7  # per space: the money it moves (+ collect, - pay), or EVENT for the rest
+THROWS = DELTA + SPACES_MAX  # per Shaker throw the spaces it wins, 16 bits each, four a word
+DATA_SIZE = THROWS + 6**6 // 4  # (93 kB: it stays in the core's cache between Sweepstakes)
 
 
 def kernel_args(options: dict[str, Any]) -> np.ndarray:
@@ -202,6 +204,10 @@ def kernel_args(options: dict[str, Any]) -> np.ndarray:
                   (CARD_TO, card_to)):  # fmt: skip
         d[at : at + a.size] = a
     d[HORSE_AT : HORSE_AT + 7] = -1
+    d[DELTA : DELTA + kind.size] = np.where(
+        kind == COLLECT_SPACE, amount, np.where(kind == PAY_SPACE, -amount, EVENT)
+    )
+    d[DELTA : DELTA + kind.size][kind == START] = 0
     d[HORSE_AT + horses] = np.arange(horses.size)
     d[THROWS:] = throw_table()
     return d
@@ -577,12 +583,21 @@ def _land(s: np.ndarray, d: np.ndarray) -> int:
     """Do what the space says; returns the steps a Fortune card moves the player on (else 0)."""
     cur = s[CUR]
     at = s[POSN + cur]
+    delta = d[DELTA + at]
+    if delta != EVENT:  # plain money (or Start): one test instead of a chain over the kinds
+        c = s[CASH + cur] + delta
+        if c < 0:  # a bill beyond the purse: the IOU rules
+            _charge(s, cur, -delta, -1)
+        else:
+            s[CASH + cur] = c
+            if c >= TARGET:
+                s[MAY_END] = 1
+            if c == 0:
+                _knock_out(s, cur)
+        _end_turn(s, d)
+        return 0
     k = d[KIND + at]
-    if k == COLLECT_SPACE:
-        _gain(s, cur, d[AMOUNT + at])
-    elif k == PAY_SPACE:
-        _charge(s, cur, d[AMOUNT + at], -1)
-    elif k == FORTUNE_SPACE:
+    if k == FORTUNE_SPACE:
         if s[UNSEEN_N]:
             s[CHANCE] = FORTUNE
             return 0
@@ -595,11 +610,8 @@ def _land(s: np.ndarray, d: np.ndarray) -> int:
         return 0
     elif k == LOTTERY_SPACE:
         _lottery(s, d)
-        return 0
-    elif k in (RACES, DAILY_DOUBLE):
+    else:  # a Horse Race or the Daily Double
         _horse_race(s, d[PLAYERS])
-        return 0
-    _end_turn(s, d)
     return 0
 
 
