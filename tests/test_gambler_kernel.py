@@ -142,3 +142,36 @@ def _one_reference_game() -> State:
 
     state = gamenight.new_game("gambler", players=3).new_state(seed=1)
     return play_out(state, seated_bots("gambler", 3, 1))
+
+
+EVENTS_BOARD = {"space": [
+    space("Start", "start"), space("Races", "races"), space("Lottery", "lottery"),
+    space("Daily", "daily_double"), space("Sweepstakes", "sweepstakes"), space("Fee", "pay", 30),
+    space("Races", "races"), space("Fortune", "fortune"),
+]}  # fmt: skip
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_streamed_games_follow_the_law_of_tapes(players: int) -> None:
+    """The stream takes shortcuts a tape cannot (a ticket by its slot in the pile, a Fortune
+    card by swapping, only where the winning horse went, a Shaker throw as one number): games on
+    it must look like games on uniform tapes, whose law the agreement tests tie to the engine.
+    A table of events (fewer horses than faces), where how much they pay sets a game's length."""
+    options = {"players": players, "board": EVENTS_BOARD, "fortune": HARSH_CARDS,
+               "tickets": {"tickets": [[1, 2], [1, 2], [5, 6]] * 4},
+               "horses": {"horses": [6, 2, 4, 1]}}  # fmt: skip
+    full = gamenight.new_game("gambler", **options).options_dict()
+    tapes = np.random.default_rng(40 + players).integers(0, 2**31, size=(3000, 4000))
+    taped = [gambler.play_tape(tape, full)[4] for tape in tapes]
+    winners, figures = gambler.batch(runner_seeds(7, 10), np.full(10, 4096), full)
+    for name in ("moves", "turns", "ious_taken", "players_out", "lotteries", "horse_races"):
+        a = np.array([f[name] for f in taped], dtype=float)
+        b = figures[name].astype(float)
+        spread = np.sqrt(a.var() / a.size + b.var() / b.size)
+        assert abs(a.mean() - b.mean()) < 4.5 * spread, (name, a.mean(), b.mean())
+
+
+def runner_seeds(seed: int, chunks: int) -> np.ndarray:
+    from gamenight.analysis.kernels.rng import chunk_seeds
+
+    return chunk_seeds(seed, 0, chunks)

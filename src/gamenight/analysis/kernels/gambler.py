@@ -59,6 +59,7 @@ EFFECTS = ("collect", "pay", "collect_from_each", "pay_each", "advance", "go_to"
            "sweepstakes", "lottery", "horse_race")  # fmt: skip
 COLLECT, PAY, COLLECT_EACH, PAY_EACH, ADVANCE, GO_TO, CALL_SWEEP, CALL_LOTTERY, CALL_RACE = range(9)
 HIGH, SPLIT, STRAIGHT, PAIRS = range(4)  # Sweepstakes space shapes
+EVENT = -(2**40)  # a space that is not plain money (no amount comes near)
 
 # phases and pending chance moves, as the engine names them
 ORDER, TURN, DOUBLES, MARKER, CLAIM, OVER = range(6)
@@ -137,24 +138,27 @@ NO_REFCOUNT: dict[str, Any] = {"_nrt": False, "error_model": "numpy"}
 # ``d`` holds the table and the bot: every helper takes the two, so a call passes two arrays.
 (PHASE, CHANCE, CUR, START_DUE, MAY_BUY, TURNS, IOUS, SWEEPS, LOTTOS, RACES_HELD, BY_LIMIT,
  WINNER, QLEN, MARKED, HQLEN, DECK_N, UNSEEN_N, KNOWN_HEAD, KNOWN_N, SHAKER_FOR,
- MOVES) = range(21)  # fmt: skip
+ MOVES, MAY_END, MARKS) = range(23)  # fmt: skip
 SEATS, KINDS_MAX, CARDS_MAX, HORSES_MAX, SPACES_MAX, SHAKER_SPACES = 4, 30, 200, 6, 100, 12
+TICKETS_MAX = 100  # the data's limit
 CASH = 24  # then position, IOU held, out, tickets held (count, kinds), marker queue, race
 POSN = CASH + SEATS  # queue, horse dealt to each in the race, horses taken, marker owners,
 IOU = POSN + SEATS  # the Shaker's dice, ticket pile (count per kind), Fortune cards unseen and
-OUT = IOU + SEATS  # seen (in deck order)
+OUT = IOU + SEATS  # seen (in deck order), the
+# ticket pile as a list of kinds (any order: a draw takes a uniform slot)
 NHELD = OUT + SEATS
 HELD = NHELD + SEATS
 QUEUE = HELD + SEATS * MAX_TICKETS
 HQ = QUEUE + SEATS
 HCARD = HQ + SEATS
 TAKEN = HCARD + SEATS
-OWNER = TAKEN + HORSES_MAX
-DICE = OWNER + SHAKER_SPACES
-DECK = DICE + 6
+MSPACE = TAKEN + HORSES_MAX  # the Sweepstakes markers placed: spaces and owners
+MOWNER = MSPACE + SEATS
+DECK = MOWNER + SEATS
 UNSEEN = DECK + KINDS_MAX
 KNOWN = UNSEEN + CARDS_MAX
-STATE_SIZE = KNOWN + CARDS_MAX
+PILE = KNOWN + CARDS_MAX
+STATE_SIZE = PILE + TICKETS_MAX
 
 # ``d``: options and bot, then the Sweepstakes spaces, tickets, horses, board and cards
 PLAYERS, FIRST, AUTO_CLAIM, MAX_TURNS, BUY_MIN, REPAY_MIN, ROLL_AGAIN = range(7)
@@ -164,16 +168,19 @@ SHAPE = PREF + SHAKER_SPACES
 PA = SHAPE + SHAKER_SPACES
 PB = PA + SHAKER_SPACES
 PRIZE = PB + SHAKER_SPACES
-TA = PRIZE + SHAKER_SPACES
-TB = TA + KINDS_MAX
-DECK0 = TB + KINDS_MAX
-HORSE = DECK0 + KINDS_MAX
+DECK0 = PRIZE + SHAKER_SPACES
+PILE0 = DECK0 + KINDS_MAX  # the pile as dealt, and each kind's faces as a bit mask
+TMASK = PILE0 + TICKETS_MAX
+HORSE = TMASK + KINDS_MAX
 KIND = HORSE + HORSES_MAX
 AMOUNT = KIND + SPACES_MAX
 EFFECT = AMOUNT + SPACES_MAX
 CARD_AMOUNT = EFFECT + CARDS_MAX
 CARD_TO = CARD_AMOUNT + CARDS_MAX
-DATA_SIZE = CARD_TO + CARDS_MAX
+HORSE_AT = CARD_TO + CARDS_MAX  # where each face is among the horses (-1: none)
+DELTA = HORSE_AT + 7  # per space: the money it moves (+ collect, - pay), or EVENT for the rest
+THROWS = DELTA + SPACES_MAX  # per Shaker throw the spaces it wins, 16 bits each, four a word
+DATA_SIZE = THROWS + 6**6 // 4  # (93 kB: it stays in the core's cache between Sweepstakes)
 
 
 def kernel_args(options: dict[str, Any]) -> np.ndarray:
@@ -189,11 +196,20 @@ def kernel_args(options: dict[str, Any]) -> np.ndarray:
               int(bool(options.get("auto_claim_start"))), int(options["max_turns"]),
               buy_min, repay_min, int(again), kind.size, effect.size, ticket_a.size,
               horses.size]  # fmt: skip
+    pile = np.repeat(np.arange(deck.size), deck)
+    tmask = (1 << ticket_a) | (1 << ticket_b)
     for at, a in ((PREF, order), (SHAPE, shape), (PA, pa), (PB, pb), (PRIZE, prize),
-                  (TA, ticket_a), (TB, ticket_b), (DECK0, deck), (HORSE, horses), (KIND, kind),
+                  (DECK0, deck), (PILE0, pile), (TMASK, tmask), (HORSE, horses), (KIND, kind),
                   (AMOUNT, amount), (EFFECT, effect), (CARD_AMOUNT, card_amount),
                   (CARD_TO, card_to)):  # fmt: skip
         d[at : at + a.size] = a
+    d[HORSE_AT : HORSE_AT + 7] = -1
+    d[DELTA : DELTA + kind.size] = np.where(
+        kind == COLLECT_SPACE, amount, np.where(kind == PAY_SPACE, -amount, EVENT)
+    )
+    d[DELTA : DELTA + kind.size][kind == START] = 0
+    d[HORSE_AT + horses] = np.arange(horses.size)
+    d[THROWS:] = throw_table()
     return d
 
 
@@ -239,16 +255,16 @@ def _two_dice(state: np.ndarray, tape: np.ndarray, at: np.ndarray) -> tuple[Any,
 
 
 @njit(cache=True, inline="always", **NO_REFCOUNT)
-def _shaker(state: np.ndarray, tape: np.ndarray, at: np.ndarray, s: np.ndarray) -> None:
-    """The Shaker's six dice, positions 1-6 in order: one draw among 6**6 from the stream."""
+def _shaker(state: np.ndarray, tape: np.ndarray, at: np.ndarray) -> Any:
+    """The Shaker's six dice as one throw ``u`` among 6**6: die ``i`` (from 0) shows
+    ``u // 6**i % 6 + 1``. One draw from the stream; six dice from a tape."""
     if _taped(tape):
-        for i in range(6):
-            s[DICE + i] = _below(state, tape, at, 6) + 1
-        return
-    u = uniform_6pow6(state)
-    for i in range(6):
-        s[DICE + i] = u % 6 + 1
-        u //= 6
+        u, place = 0, 1
+        for _ in range(6):
+            u += place * _below(state, tape, at, 6)
+            place *= 6
+        return u
+    return uniform_6pow6(state)
 
 
 @njit(cache=True, **NO_REFCOUNT)
@@ -289,21 +305,80 @@ def win_counts(shape: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return counts
 
 
+@cache
+def throw_table() -> np.ndarray:
+    """Every Shaker throw's outcome, worked out once: a Sweepstakes or Lottery is a lookup."""
+    shape, a, b, _ = spaces()
+    return _throw_table(shape, a, b)
+
+
+@njit(cache=True)
+def _throw_table(shape: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    out = np.zeros(6**6 // 4, dtype=np.int64)
+    dice = np.empty(6, dtype=np.int64)
+    for u in range(6**6):
+        v = u
+        for i in range(6):
+            dice[i] = v % 6 + 1
+            v //= 6
+        for sp in range(shape.size):
+            if wins(shape[sp], a[sp], b[sp], dice, 0):
+                out[u >> 2] |= 1 << (16 * (u & 3) + sp)
+    return out
+
+
 @njit(cache=True, inline="always", **NO_REFCOUNT)
 def _wrap(i: int, n: int) -> int:
     """``i % n`` for ``0 <= i < 2 * n``, without a division (seats and spaces go round)."""
     return i - n if i >= n else i
 
 
+@njit(cache=True, inline="always", **NO_REFCOUNT)
+def _return_ticket(s: np.ndarray, k: int) -> None:
+    """A ticket of kind ``k`` goes back: counted (for a tape's draws) and on the pile."""
+    s[DECK + k] += 1
+    s[PILE + s[DECK_N]] = k
+    s[DECK_N] += 1
+
+
+@njit(cache=True, inline="always", **NO_REFCOUNT)
+def _draw_ticket(s: np.ndarray, state: np.ndarray, tape: np.ndarray, at: np.ndarray) -> Any:
+    """A uniform ticket off the pile: from the stream a uniform slot (no walk over the kinds);
+    from a tape number ``v % k`` of the tickets in sorted order, as the engine lists them."""
+    n = s[DECK_N]
+    i = _below(state, tape, at, n)
+    if _taped(tape):
+        k = 0
+        while i >= s[DECK + k]:
+            i -= s[DECK + k]
+            k += 1
+        i = 0
+        while s[PILE + i] != k:
+            i += 1
+    k = s[PILE + i]
+    s[PILE + i] = s[PILE + n - 1]
+    s[DECK_N] = n - 1
+    s[DECK + k] -= 1
+    return k
+
+
 # --- money and turns ---------------------------------------------------------------------------
+@njit(cache=True, inline="always", **NO_REFCOUNT)
+def _gain(s: np.ndarray, seat: int, amount: int) -> None:
+    """Money in: a purse at the target may end the game, so the end checks look again."""
+    s[CASH + seat] += amount
+    if s[CASH + seat] >= TARGET:
+        s[MAY_END] = 1
+
+
 @njit(cache=True, inline="always", **NO_REFCOUNT)
 def _knock_out(s: np.ndarray, seat: int) -> None:
     """An IOU holder whose cash reaches $0 is out; their tickets go back to the pile."""
     if s[IOU + seat] and not s[OUT + seat] and s[CASH + seat] == 0:
         s[OUT + seat] = 1
+        s[MAY_END] = 1  # one player left would win
         for i in range(s[NHELD + seat]):
-            s[DECK + s[HELD + MAX_TICKETS * seat + i]] += 1
-        s[DECK_N] += s[NHELD + seat]
+            _return_ticket(s, s[HELD + MAX_TICKETS * seat + i])
         s[NHELD + seat] = 0
         k = 0
         for i in range(s[QLEN]):
@@ -324,7 +399,7 @@ def _charge(s: np.ndarray, seat: int, amount: int, to: int) -> None:
     paid = min(s[CASH + seat], amount)
     s[CASH + seat] -= paid
     if to >= 0:
-        s[CASH + to] += paid
+        _gain(s, to, paid)
     _knock_out(s, seat)
 
 
@@ -382,7 +457,11 @@ def _end_turn(s: np.ndarray, d: np.ndarray) -> None:
 @njit(cache=True, inline="always", **NO_REFCOUNT)
 def _check_end(s: np.ndarray, n: int) -> None:
     """The richest debt-free player at the target wins (ties: first from the player on turn);
-    or the last one still in."""
+    or the last one still in. Only money in, a repaid IOU or a player out can change that, and
+    they flag it: else nothing is looked at."""
+    if not s[MAY_END]:
+        return
+    s[MAY_END] = 0
     alive, last, rich = 0, -1, False
     for p in range(n):  # the common case first: nobody there yet, two or more still in
         if not s[OUT + p]:
@@ -408,6 +487,7 @@ def _sweepstakes(s: np.ndarray, n: int, caller: int) -> None:
     """Everyone still in pays the entry, from the caller round; then markers in that order."""
     s[SWEEPS] += 1
     s[MARKED] = 0
+    s[MARKS] = 0
     q = 0
     for k in range(n):
         p = _wrap(caller + k, n)
@@ -464,7 +544,7 @@ def _fortune(s: np.ndarray, d: np.ndarray, card: int) -> int:
     s[KNOWN_N] += 1
     cur, e, amount = s[CUR], d[EFFECT + card], d[CARD_AMOUNT + card]
     if e == COLLECT:
-        s[CASH + cur] += amount
+        _gain(s, cur, amount)
     elif e == PAY:
         _charge(s, cur, amount, -1)
     elif e == COLLECT_EACH:
@@ -498,17 +578,26 @@ def _fortune(s: np.ndarray, d: np.ndarray, card: int) -> int:
     return 0
 
 
-@njit(cache=True, **NO_REFCOUNT)
+@njit(cache=True, inline="always", **NO_REFCOUNT)
 def _land(s: np.ndarray, d: np.ndarray) -> int:
     """Do what the space says; returns the steps a Fortune card moves the player on (else 0)."""
     cur = s[CUR]
     at = s[POSN + cur]
+    delta = d[DELTA + at]
+    if delta != EVENT:  # plain money (or Start): one test instead of a chain over the kinds
+        c = s[CASH + cur] + delta
+        if c < 0:  # a bill beyond the purse: the IOU rules
+            _charge(s, cur, -delta, -1)
+        else:
+            s[CASH + cur] = c
+            if c >= TARGET:
+                s[MAY_END] = 1
+            if c == 0:
+                _knock_out(s, cur)
+        _end_turn(s, d)
+        return 0
     k = d[KIND + at]
-    if k == COLLECT_SPACE:
-        s[CASH + cur] += d[AMOUNT + at]
-    elif k == PAY_SPACE:
-        _charge(s, cur, d[AMOUNT + at], -1)
-    elif k == FORTUNE_SPACE:
+    if k == FORTUNE_SPACE:
         if s[UNSEEN_N]:
             s[CHANCE] = FORTUNE
             return 0
@@ -521,11 +610,8 @@ def _land(s: np.ndarray, d: np.ndarray) -> int:
         return 0
     elif k == LOTTERY_SPACE:
         _lottery(s, d)
-        return 0
-    elif k in (RACES, DAILY_DOUBLE):
+    else:  # a Horse Race or the Daily Double
         _horse_race(s, d[PLAYERS])
-        return 0
-    _end_turn(s, d)
     return 0
 
 
@@ -538,7 +624,7 @@ def _move(s: np.ndarray, d: np.ndarray, steps: int) -> None:
         new = s[POSN + cur] + steps
         if new >= size:
             if d[AUTO_CLAIM]:
-                s[CASH + cur] += START_PAY
+                _gain(s, cur, START_PAY)
             else:
                 s[START_DUE] = 1
         s[POSN + cur] = _wrap(new, size) if new < 2 * size else new % size
@@ -547,25 +633,27 @@ def _move(s: np.ndarray, d: np.ndarray, steps: int) -> None:
 
 # --- one move ----------------------------------------------------------------------------------
 @njit(cache=True, inline="always", **NO_REFCOUNT)
-def _settle_shaker(s: np.ndarray, d: np.ndarray) -> None:
+def _settle_shaker(s: np.ndarray, d: np.ndarray, throw: int) -> None:
     """Pay the Lottery's tickets (all go back to the pile) or the Sweepstakes' markers."""
     if s[SHAKER_FOR] == FOR_LOTTERY:
+        shown = 0  # the faces shown, as bits
+        for _ in range(6):
+            shown |= 1 << (throw % 6 + 1)
+            throw //= 6
         for p in range(d[PLAYERS]):
             for i in range(s[NHELD + p]):
                 k = s[HELD + MAX_TICKETS * p + i]
-                a_in = b_in = False
-                for j in range(6):
-                    a_in = a_in or s[DICE + j] == d[TA + k]
-                    b_in = b_in or s[DICE + j] == d[TB + k]
-                if a_in and b_in:
-                    s[CASH + p] += LOTTERY_PRIZE
-                s[DECK + k] += 1
-            s[DECK_N] += s[NHELD + p]
+                m = d[TMASK + k]
+                if shown & m == m:
+                    _gain(s, p, LOTTERY_PRIZE)
+                _return_ticket(s, k)
             s[NHELD + p] = 0
     else:
-        for sp in range(SHAKER_SPACES):
-            if s[MARKED] >> sp & 1 and wins(d[SHAPE + sp], d[PA + sp], d[PB + sp], s, DICE):
-                s[CASH + s[OWNER + sp]] += d[PRIZE + sp]
+        won = d[THROWS + (throw >> 2)] >> (16 * (throw & 3))
+        for i in range(s[MARKS]):
+            sp = s[MSPACE + i]
+            if won >> sp & 1:
+                _gain(s, s[MOWNER + i], d[PRIZE + sp])
         s[MARKED] = 0
     _end_turn(s, d)
 
@@ -589,35 +677,36 @@ def _chance(s: np.ndarray, d: np.ndarray, state: np.ndarray, tape: np.ndarray,
         a, b = _two_dice(state, tape, at)
         s[MOVES] += 1
         if a == b:
-            s[CASH + cur] += DOUBLES_PRIZE
+            _gain(s, cur, DOUBLES_PRIZE)
         _end_turn(s, d)
     elif kind == SHAKER:
-        _shaker(state, tape, at, s)
+        throw = _shaker(state, tape, at)
         s[MOVES] += 6
-        _settle_shaker(s, d)
+        _settle_shaker(s, d, throw)
     elif kind == FORTUNE:
         i = _below(state, tape, at, s[UNSEEN_N])
         s[MOVES] += 1
         card = s[UNSEEN + i]
         s[UNSEEN_N] -= 1
-        for j in range(i, s[UNSEEN_N]):
-            s[UNSEEN + j] = s[UNSEEN + j + 1]
+        if _taped(tape):  # a tape's draws read the unseen cards in deck order
+            for j in range(i, s[UNSEEN_N]):
+                s[UNSEEN + j] = s[UNSEEN + j + 1]
+        else:  # the stream's in any order: the last takes the drawn card's slot
+            s[UNSEEN + i] = s[UNSEEN + s[UNSEEN_N]]
         steps = _fortune(s, d, card)
         if steps:
             _move(s, d, steps)
-    elif kind == TICKET:
-        i = _below(state, tape, at, s[DECK_N])
-        s[MOVES] += 1
-        k = 0
-        while i >= s[DECK + k]:
-            i -= s[DECK + k]
-            k += 1
-        s[DECK + k] -= 1
-        s[DECK_N] -= 1
-        s[HELD + MAX_TICKETS * cur + s[NHELD + cur]] = k
-        s[NHELD + cur] += 1
-        _knock_out(s, cur)
-    elif kind == HORSE_DEAL:
+    elif kind == HORSE_DEAL and not _taped(tape):
+        # Only who wins matters: the die, then where that horse went. Dealt at random, it is
+        # equally likely in each of the deck's places, the first ones those of the players.
+        face = _below(state, tape, at, 6) + 1
+        s[MOVES] += s[HQLEN] + 1
+        if d[HORSE_AT + face] >= 0 and s[HQLEN]:
+            j = _below(state, tape, at, d[N_HORSES])
+            if j < s[HQLEN]:
+                _gain(s, s[HQ + j], RACE_PRIZE)
+        _end_turn(s, d)
+    elif kind == HORSE_DEAL:  # a tape deals each player's horse in turn, then throws the die
         horses = d[N_HORSES]
         for i in range(s[HQLEN]):  # each player in the race is dealt a horse, then the die
             j = _below(state, tape, at, horses - i)
@@ -632,7 +721,7 @@ def _chance(s: np.ndarray, d: np.ndarray, state: np.ndarray, tape: np.ndarray,
         s[MOVES] += s[HQLEN] + 1
         for i in range(s[HQLEN]):
             if s[HCARD + i] == face:
-                s[CASH + s[HQ + i]] += RACE_PRIZE
+                _gain(s, s[HQ + i], RACE_PRIZE)
                 break
         for h in range(horses):
             s[TAKEN + h] = 0
@@ -658,49 +747,76 @@ def _chance(s: np.ndarray, d: np.ndarray, state: np.ndarray, tape: np.ndarray,
 
 
 @njit(cache=True, inline="always", **NO_REFCOUNT)
-def _player(s: np.ndarray, d: np.ndarray) -> None:
+def _player(s: np.ndarray, d: np.ndarray, state: np.ndarray, tape: np.ndarray,
+            at: np.ndarray) -> None:  # fmt: skip
     """The sensible bot's move for the seat the game waits for."""
     phase, cur = s[PHASE], s[CUR]
     seat = s[QUEUE] if phase == MARKER else cur
     c = s[CASH + seat]
     s[MOVES] += 1
-    bought = False
     if s[IOU + seat] and not s[OUT + seat] and c >= d[REPAY_MIN]:
         s[IOU + seat] = 0
         s[CASH + seat] -= IOU_LOAN + IOU_INTEREST
+        s[MAY_END] = 1  # debt-free now
     elif phase == CLAIM or (s[START_DUE] and seat == cur):
         s[START_DUE] = 0
-        s[CASH + seat] += START_PAY
+        _gain(s, seat, START_PAY)
         if phase == CLAIM:
             _next_turn(s, d)
     elif (phase == TURN and s[MAY_BUY] and s[NHELD + seat] < MAX_TICKETS and c >= TICKET_PRICE
           and s[DECK_N] > 0 and c >= d[BUY_MIN]):  # fmt: skip
-        s[CASH + seat] -= TICKET_PRICE
-        s[CHANCE] = TICKET
-        bought = True
+        # Every ticket it buys now, each drawn at once, then its roll: in between only its purse
+        # and the pile change (the end checks see nothing new, nobody else may act, and the
+        # purse only goes down: no IOU to repay and no Start to claim before the next buy).
+        while True:
+            s[CASH + seat] -= TICKET_PRICE
+            s[HELD + MAX_TICKETS * seat + s[NHELD + seat]] = _draw_ticket(s, state, tape, at)
+            s[NHELD + seat] += 1
+            s[MOVES] += 2  # the ticket, then the next choice
+            _knock_out(s, seat)
+            if s[OUT + seat]:  # the main loop's checks end the game or pass the turn on
+                s[MOVES] -= 1
+                return
+            c = s[CASH + seat]
+            if not (s[NHELD + seat] < MAX_TICKETS and c >= TICKET_PRICE and s[DECK_N] > 0
+                    and c >= d[BUY_MIN]):  # fmt: skip
+                break
+        s[MAY_BUY] = 0
+        s[CHANCE] = MOVE
     elif phase == DOUBLES:
         if d[ROLL_AGAIN]:
             s[CHANCE] = AGAIN
         else:
             _sweepstakes(s, d[PLAYERS], seat)
-    elif phase == MARKER:
-        for i in range(SHAKER_SPACES):
-            sp = d[PREF + i]
-            if not s[MARKED] >> sp & 1:
-                s[MARKED] |= 1 << sp
-                s[OWNER + sp] = seat
+    elif phase == MARKER:  # every marker in a row, while the next seat has nothing else to do
+        while True:
+            for i in range(SHAKER_SPACES):
+                sp = d[PREF + i]
+                if not s[MARKED] >> sp & 1:
+                    s[MARKED] |= 1 << sp
+                    s[MSPACE + s[MARKS]] = sp
+                    s[MOWNER + s[MARKS]] = seat
+                    s[MARKS] += 1
+                    break
+            s[QLEN] -= 1
+            for i in range(s[QLEN]):
+                s[QUEUE + i] = s[QUEUE + i + 1]
+            if s[QLEN] == 0:
+                s[SHAKER_FOR] = FOR_SWEEP
+                s[CHANCE] = SHAKER
                 break
-        s[QLEN] -= 1
-        for i in range(s[QLEN]):
-            s[QUEUE + i] = s[QUEUE + i + 1]
-        if s[QLEN] == 0:
-            s[SHAKER_FOR] = FOR_SWEEP
-            s[CHANCE] = SHAKER
+            # A marker changes nobody's standing (the end checks after it see nothing new);
+            # the next seat places theirs now unless it repays an IOU or claims Start first.
+            _knock_out(s, seat)
+            nxt = s[QUEUE]
+            if (s[IOU + nxt] and s[CASH + nxt] >= d[REPAY_MIN]) or (s[START_DUE] and nxt == cur):
+                break
+            seat = nxt
+            s[MOVES] += 1
     else:
         s[MAY_BUY] = 0
         s[CHANCE] = MOVE
-    if not bought:
-        _knock_out(s, seat)
+    _knock_out(s, seat)
 
 
 @njit(cache=True, **NO_REFCOUNT)
@@ -714,6 +830,8 @@ def play(d: np.ndarray, s: np.ndarray, state: np.ndarray, tape: np.ndarray,
     for k in range(d[N_KINDS]):
         s[DECK + k] = d[DECK0 + k]
         s[DECK_N] += d[DECK0 + k]
+    for i in range(s[DECK_N]):
+        s[PILE + i] = d[PILE0 + i]
     for i in range(d[N_CARDS]):
         s[UNSEEN + i] = i
     s[UNSEEN_N] = d[N_CARDS]
@@ -724,12 +842,14 @@ def play(d: np.ndarray, s: np.ndarray, state: np.ndarray, tape: np.ndarray,
         s[CHANCE] = THROW_OFF
     while s[PHASE] != OVER:
         if s[CHANCE] == NONE:
-            _player(s, d)
+            _player(s, d, state, tape, at)
         # A choice that calls for chance (a roll, a ticket, the last marker) changes nobody's
         # standing, so the end-of-game checks after it could not end the game: the chance
         # move follows in the same round, and the checks run once for the two.
-        if s[CHANCE] != NONE:
+        while s[CHANCE] != NONE:  # chance moves in a row (a card, a Shaker, a race's deals)
             _chance(s, d, state, tape, at)
+            if s[CHANCE] != NONE:
+                _check_end(s, n)
         if s[PHASE] != OVER:
             _check_end(s, n)
         on_turn = s[PHASE] in (TURN, DOUBLES, CLAIM) and s[CHANCE] == NONE
