@@ -15,6 +15,8 @@ import math
 import os
 import random
 import resource
+import subprocess
+import sys
 import time
 from typing import Any
 
@@ -127,11 +129,22 @@ def peak_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def memory_run(games: int) -> None:
+    """Play ``games`` Snake Eyes games on every core and print the seconds and this process's
+    peak memory: run in a fresh process, so nothing measured before counts."""
+    result = run("snake-eyes", games, players=2)
+    print(f"{result.seconds} {peak_mib()}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--memory-games", type=int, default=100_000_000)
+    ap.add_argument("--memory-run", type=int, help=argparse.SUPPRESS)  # one fresh process's run
     args = ap.parse_args()
+    if args.memory_run:
+        memory_run(args.memory_run)
+        return
     cores = numba.get_num_threads()
     load = f"{os.getloadavg()[0]:.1f}"
     print(f"one core unless said; {cores} cores; load average {load}")
@@ -186,12 +199,14 @@ def main() -> None:
     else:
         ray_against_one_core(args.seconds, ray)
 
-    numba.set_num_threads(cores)
-    print("peak memory while the number of games grows (constant-memory tallies):")
+    print("peak memory of a fresh process as the number of games grows (constant-memory tallies):")
     games = 1_000_000
     while games <= args.memory_games:
-        result = run("snake-eyes", games, players=2)
-        print(f"  {games:>13,} games: {result.seconds:8.1f} s, peak {peak_mib():7.1f} MiB")
+        out = subprocess.run(
+            [sys.executable, __file__, "--memory-run", str(games)],
+            capture_output=True, text=True, check=True,
+        ).stdout.split()  # fmt: skip
+        print(f"  {games:>13,} games: {float(out[-2]):8.1f} s, peak {float(out[-1]):7.1f} MiB")
         games *= 10
     missing = sorted(set(gamenight.list_games()) - set(GAMES))
     if missing:
