@@ -290,16 +290,21 @@ def wins(shape: int, a: int, b: int, s: np.ndarray, o: int) -> bool:
     return pair
 
 
+@njit(cache=True, inline="always")
+def _throw_faces(u: int, dice: np.ndarray) -> None:
+    """The faces of ordered Shaker throw number ``u`` (0 to 6**6 - 1; base 6, first die lowest)."""
+    for i in range(6):
+        dice[i] = u % 6 + 1
+        u //= 6
+
+
 @njit(cache=True)
 def win_counts(shape: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """How many of the 6**6 ordered throws win each space: to check ``wins`` against ``odds``."""
     counts = np.zeros(shape.size, dtype=np.int64)
     dice = np.empty(6, dtype=np.int64)
     for u in range(6**6):
-        v = u
-        for i in range(6):
-            dice[i] = v % 6 + 1
-            v //= 6
+        _throw_faces(u, dice)
         for sp in range(shape.size):
             counts[sp] += wins(shape[sp], a[sp], b[sp], dice, 0)
     return counts
@@ -317,10 +322,7 @@ def _throw_table(shape: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     out = np.zeros(6**6 // 4, dtype=np.int64)
     dice = np.empty(6, dtype=np.int64)
     for u in range(6**6):
-        v = u
-        for i in range(6):
-            dice[i] = v % 6 + 1
-            v //= 6
+        _throw_faces(u, dice)
         for sp in range(shape.size):
             if wins(shape[sp], a[sp], b[sp], dice, 0):
                 out[u >> 2] |= 1 << (16 * (u & 3) + sp)
