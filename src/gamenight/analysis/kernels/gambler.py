@@ -141,18 +141,21 @@ NO_REFCOUNT: dict[str, Any] = {"_nrt": False, "error_model": "numpy"}
  MOVES, MAY_END, MARKS) = range(23)  # fmt: skip
 SEATS, KINDS_MAX, CARDS_MAX, HORSES_MAX, SPACES_MAX, SHAKER_SPACES = 4, 30, 200, 6, 100, 12
 TICKETS_MAX = 100  # the data's limit
-CASH = 24  # then position, IOU held, out, tickets held (count, kinds), marker queue, race
-POSN = CASH + SEATS  # queue, horse dealt to each in the race, horses taken, marker owners,
-IOU = POSN + SEATS  # the Shaker's dice, ticket pile (count per kind), Fortune cards unseen and
-OUT = IOU + SEATS  # seen (in deck order), the
-# ticket pile as a list of kinds (any order: a draw takes a uniform slot)
+# Per seat: cash, position, IOU held, out, tickets held (count, kinds), marker queue, race
+# queue, horse dealt. Then the horses taken, the Sweepstakes markers placed (spaces, owners),
+# the ticket pile (count per kind), the Fortune cards unseen and seen (in deck order), and the
+# ticket pile as a list of kinds (any order: a draw takes a uniform slot).
+CASH = 24
+POSN = CASH + SEATS
+IOU = POSN + SEATS
+OUT = IOU + SEATS
 NHELD = OUT + SEATS
 HELD = NHELD + SEATS
 QUEUE = HELD + SEATS * MAX_TICKETS
 HQ = QUEUE + SEATS
 HCARD = HQ + SEATS
 TAKEN = HCARD + SEATS
-MSPACE = TAKEN + HORSES_MAX  # the Sweepstakes markers placed: spaces and owners
+MSPACE = TAKEN + HORSES_MAX
 MOWNER = MSPACE + SEATS
 DECK = MOWNER + SEATS
 UNSEEN = DECK + KINDS_MAX
