@@ -588,6 +588,8 @@ def main() -> None:
     if shutil.which("redis-server") is None and args.backend in ("redis", "all"):
         parser.error("the redis backend needs redis-server (apt-get install redis-server)")
     raise_fd_limit(args.seats)
+    if args.profile is not None:
+        args.profile.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("PYTHONHASHSEED", "0")
     # the driver shares the machine's cores with the server: the lighter it is, the less it
     # takes from what is measured (uvloop and orjson, as the server uses)
