@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gamenight.analysis.stats import Figure, Tally, wilson
+from gamenight.analysis.stats import TRUNCATED, Figure, Tally, wilson
 
 
 def test_a_figure_split_any_way_merges_to_the_whole() -> None:
@@ -52,3 +52,15 @@ def test_tallies_merge_exactly_and_refuse_another_game() -> None:
     assert out["throws"]["mean"] == 30 and out["throws"]["max"] == 50
     with pytest.raises(ValueError, match="different games"):
         a.merge(Tally("shake", 3))
+
+
+def test_a_batch_counts_as_the_same_games_added_one_by_one() -> None:
+    rng = np.random.default_rng(5)
+    winners = rng.integers(TRUNCATED, 4, size=3000)  # capped, no single winner, or a seat
+    values = rng.integers(-10**12, 10**12, size=3000)  # big enough to overflow int64 squares
+    batch, single = Tally("snap", 4), Tally("snap", 4)
+    batch.add_batch(winners, {"flips": values})
+    for w, v in zip(winners.tolist(), values.tolist(), strict=True):
+        single.add_game(w, {"flips": v}, truncated=w == TRUNCATED)
+    assert batch == single
+    assert batch.truncated == int(np.sum(winners == TRUNCATED)) > 0

@@ -53,10 +53,24 @@ class Figure:
         if values.size == 0:
             return
         a = np.asarray(values, dtype=np.int64)
-        lo = int(a.min())
-        binned = np.bincount(a - lo)
-        for i in np.flatnonzero(binned):
-            self.add(lo + int(i), int(binned[i]))
+        lo, hi = int(a.min()), int(a.max())
+        if hi - lo <= 4 * a.size:  # a dense range: count by index, one pass
+            binned = np.bincount(a - lo if lo else a)
+            seen = np.flatnonzero(binned)
+            distinct, times = (seen + lo).tolist(), binned[seen].tolist()
+        else:  # spread thin (chips, bankrolls): a histogram by index would not fit in memory
+            found, counted = np.unique(a, return_counts=True)
+            distinct, times = found.tolist(), counted.tolist()
+        # one pass over the distinct values in plain ints (exact; this runs serially between
+        # parallel kernel batches, so its cost limits the scaling over cores)
+        counts, total, total_sq = self.counts, 0, 0
+        for v, c in zip(distinct, times, strict=True):
+            counts[v] = counts.get(v, 0) + c
+            total += v * c
+            total_sq += v * v * c
+        self.n += int(a.size)
+        self.total += total
+        self.total_sq += total_sq
 
     def merge(self, other: Figure) -> None:
         for v, c in other.counts.items():
@@ -151,12 +165,12 @@ class Tally:
         """Add a batch of games: ``winners`` holds a seat, -1 (no single winner) or
         ``TRUNCATED`` (stopped by a safety cap, counted apart as ``add_game`` does) per game."""
         w = np.asarray(winners, dtype=np.int64)
+        by_code = np.bincount(w - TRUNCATED, minlength=self.players - TRUNCATED).tolist()
         self.games += int(w.size)
-        self.truncated += int(np.count_nonzero(w == TRUNCATED))
-        self.no_winner += int(np.count_nonzero(w == -1))
-        by_seat = np.bincount(w[w >= 0], minlength=self.players)
+        self.truncated += by_code[0]
+        self.no_winner += by_code[-1 - TRUNCATED]
         for s in range(self.players):
-            self.wins[s] += int(by_seat[s])
+            self.wins[s] += by_code[s - TRUNCATED]
         for k, values in figures.items():
             self.figures.setdefault(k, Figure()).add_array(values)
 
