@@ -57,7 +57,7 @@ def test_tallies_merge_exactly_and_refuse_another_game() -> None:
 def test_a_batch_counts_as_the_same_games_added_one_by_one() -> None:
     rng = np.random.default_rng(5)
     winners = rng.integers(TRUNCATED, 4, size=3000)  # capped, no single winner, or a seat
-    values = rng.integers(-10**12, 10**12, size=3000)  # big enough to overflow int64 squares
+    values = rng.integers(-(10**12), 10**12, size=3000)  # big enough to overflow int64 squares
     batch, single = Tally("snap", 4), Tally("snap", 4)
     batch.add_batch(winners, {"flips": values})
     for w, v in zip(winners.tolist(), values.tolist(), strict=True):
