@@ -495,6 +495,26 @@ async def one_run(
     }
 
 
+def fsync_ms(directory: Path, count: int = 300) -> tuple[float, float]:
+    """This disk's own fsync latency (p50, p99 in ms), appending 4 KiB a time as a commit does:
+    every durable move waits for at least one fsync, so it floors the move's latency."""
+    took = []
+    path = directory / "fsync-probe"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+    try:
+        for _ in range(count):
+            os.write(fd, b"\0" * 4096)
+            t0 = time.perf_counter()
+            os.fsync(fd)
+            took.append(time.perf_counter() - t0)
+            time.sleep(0.002)
+    finally:
+        os.close(fd)
+        path.unlink()
+    took.sort()
+    return pct(took, 0.50) * 1000, pct(took, 0.99) * 1000
+
+
 def verdict(ok: bool) -> str:
     return "meets" if ok else "MISSES"
 
@@ -513,6 +533,9 @@ def report(backend_name: str, r: dict[str, Any]) -> None:
         + (f"   target p99 <= 10 ms: {verdict(p99_ok)}" if r["mode"] == "human" else "")
     )
     line = f"  durable moves/s       {r['moves_per_s']:8.0f}     ({r['moves']} moves)"
+    if "fsync_ms" in r:
+        p50, p99 = r["fsync_ms"]
+        print(f"  this disk's fsync     {p50:8.2f} ms   p99 {p99:.2f} ms   (a move waits for one)")
     if r["mode"] == "flat":
         want = TARGETS["flat_sqlite"] if backend_name == "sqlite" else TARGETS["flat_postgres"]
         line += f"   target >= {want:,.0f}: {verdict(r['moves_per_s'] >= want)}"
@@ -557,6 +580,8 @@ async def main_async(args: argparse.Namespace) -> None:
                 backend(name, Path(tmp), args.profile) as servers,
             ):
                 r = await one_run(servers, args.seats, args.seconds, mode, args.game, args.profile)
+                if mode == "human":  # the same disk, just after the run
+                    r["fsync_ms"] = fsync_ms(Path(tmp))
                 report(name, r)
 
 
