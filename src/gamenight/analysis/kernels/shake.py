@@ -17,6 +17,11 @@ from .rng import NO_TAPE, SHAKE_OUTCOMES, SHAKE_REJECT, chunk_starts, d6, mix, p
 FOUR = np.uint64(4)
 SENTINEL = np.int64(1 << 60)  # marks the end of a draw's 60 unused bits
 HALF_HITS = np.array([bin(b).count("1") for b in range(64)], dtype=np.int64)  # set bits of b
+LOW6 = np.uint64(sum(1 << (6 * i) for i in range(10)))  # the low bit of each of ten 6-bit fields
+HIGH6 = LOW6 << np.uint64(5)  # and the high bit
+M1, M2 = np.uint64(0x5555555555555555), np.uint64(0x3333333333333333)
+M4, H01 = np.uint64(0x0F0F0F0F0F0F0F0F), np.uint64(0x0101010101010101)
+ONE, TWO, FIFTY_SIX = np.uint64(1), np.uint64(2), np.uint64(56)
 
 GAME = "shake"
 FIGURES = ("moves", "shakes", "crap_outs", "top_score")
@@ -78,6 +83,33 @@ def _shake(
     return hits, s, spare
 
 
+@njit(cache=True, inline="always")
+def _set_bits(x: np.uint64) -> int:
+    """Population count of a 64-bit word (the classic SWAR sum; LLVM makes it one popcnt)."""
+    x = x - ((x >> ONE) & M1)
+    x = (x & M2) + ((x >> TWO) & M2)
+    x = (x + (x >> FOUR)) & M4
+    return int((x * H01) >> FIFTY_SIX)
+
+
+@njit(cache=True, inline="always")
+def _ten_shakes(s: np.uint64, units: int, stop: int) -> tuple[bool, np.uint64, int]:
+    """Ten shakes of three scoring faces at once, if none of them can end the turn.
+
+    One draw is ten shakes (six fair bits each, as ``_shake`` reads them). When no 6-bit field is
+    zero (no crap-out) and the hand stays below ``stop`` (the bot shakes on below it), all ten
+    are taken in one step: (True, next counter, units after). Else (False, s, units) and the
+    caller shakes one at a time from the same draw, so the games are the same either way."""
+    nxt, z = mix(s)
+    x = z >> FOUR
+    if (x - LOW6) & ~x & HIGH6:  # some field is zero (the borrow trick for a zero byte)
+        return False, s, units
+    after = units + _set_bits(x)
+    if after >= stop:
+        return False, s, units
+    return True, nxt, after
+
+
 @njit(cache=True)
 def _roll_off(
     seats: np.ndarray, m: int, state: np.ndarray, tape: np.ndarray, pos: np.ndarray
@@ -132,6 +164,10 @@ def play(
         total[s] = 0
     c = state[0]  # the stream's counter, kept local in the shaking loops
     spare = -1
+    bulk = k == 3 and tape.size == 0  # the stream of three scoring faces: ten shakes a draw
+    stop = 0  # the bot shakes on with fewer units than this in hand (keep is True below it)
+    while stop < keep.size and keep[stop]:
+        stop += 1
     for _ in range(rounds):
         state[0] = c
         while True:
@@ -159,6 +195,12 @@ def play(
                 shaker = s
                 units = 0  # points in hand / 10
                 while True:
+                    if bulk and spare < 0:  # at a fresh draw: ten shakes in one step if we may
+                        took, c, units = _ten_shakes(c, units, stop)
+                        if took:
+                            moves += 20  # each shake and the choice to shake on
+                            shakes += 10
+                            continue
                     moves += 1
                     shakes += 1
                     hits, c, spare = _shake(k, hits_of, c, spare, tape, pos)
