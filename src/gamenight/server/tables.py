@@ -164,6 +164,14 @@ class Table:
             return DEALER
         raise ServerError("bad_token", "this token holds no seat at this table")
 
+    def holds(self, key: SeatKey, digest: str) -> bool:
+        """Whether seat ``key`` is held by the token whose hash is ``digest``."""
+        try:
+            held = self.seat(key).token_hash
+        except ServerError:
+            return False
+        return held is not None and hmac.compare_digest(held, digest)
+
     def is_host(self, token: str | None) -> bool:
         return bool(token) and hmac.compare_digest(self.host_hash, token_hash(token or ""))
 
@@ -636,6 +644,15 @@ class TableService:
         """A human's action, over HTTP or WebSocket."""
         table = await self.find(table_id)
         seat = await self.seat_for(table, token)
+        return await self.play(table, seat, move, action)
+
+    async def act_as(
+        self, table: Table, seat: SeatKey, token: str, digest: str, move: int, action: Any
+    ) -> Accepted:
+        """A connection's action: the seat it was greeted with, checked against its token's hash
+        (worked out once per connection); anything unusual takes ``act``'s full path."""
+        if self.tables.get(table.id) is not table or not table.holds(seat, digest):
+            return await self.act(table.id, token, move, action)
         return await self.play(table, seat, move, action)
 
     async def seat_for(self, table: Table, token: str | None) -> SeatKey:
