@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -48,6 +49,7 @@ from .tables import DEALER, SeatKey, Table, TableService, token_hash
 log = logging.getLogger("gamenight.server")
 WEB = Path(gamenight.__file__).parent / "web"
 HELLO_SECONDS = 10.0
+NOTICES_HELD = 256  # notices a connection's pump may lag behind before newer ones are dropped
 
 
 @dataclass
@@ -179,7 +181,8 @@ class Connection:
         self.last_move = -1
         self.finished_sent = False
         self.send_lock = asyncio.Lock()
-        self.queue: asyncio.Queue[Notice] = asyncio.Queue(maxsize=256)
+        self.notices: deque[Notice] = deque()  # what the pump has still to send, in order
+        self.wake: asyncio.Future[None] | None = None  # the pump's, while it waits for notices
         self.chat_sent: set[int] = set()  # ids of the chat messages this connection was sent
         self.chat_limit = RateLimit(chat.CHAT_PER_SECOND, chat.CHAT_BURST)
 
@@ -234,13 +237,22 @@ class Connection:
             await self.send(frame)
 
     async def on_notice(self, notice: Notice) -> None:
-        with contextlib.suppress(asyncio.QueueFull):  # a slow client gets the newest state later
-            self.queue.put_nowait(notice)
+        if len(self.notices) >= NOTICES_HELD:  # a slow client gets the newest state later
+            return
+        self.notices.append(notice)
+        wake = self.wake
+        if wake is not None and not wake.done():
+            wake.set_result(None)
 
     async def pump(self) -> None:
         """Send what the notices announce, in order, each as this seat may see it."""
+        notices = self.notices
         while True:
-            notice = await self.queue.get()
+            if not notices:  # a deque and one future: an asyncio.Queue cost more per notice
+                self.wake = asyncio.get_running_loop().create_future()
+                await self.wake
+                continue
+            notice = notices.popleft()
             kind = notice.get("kind")
             if kind == "seats":
                 async with self.send_lock:
