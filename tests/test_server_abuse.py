@@ -245,3 +245,41 @@ def test_fuzzed_frames_leave_the_record_equal_to_the_accepted_moves(
     assert fuzz_server.get("/healthz").json()["status"] == "ok"
     log = Path(fuzz_server.log).read_text()
     assert "Traceback" not in log, log[-3000:]
+
+
+JSONISH = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=70),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=6,
+)
+
+
+@given(
+    st.fixed_dictionaries(
+        {"type": st.just("action")},
+        optional={
+            "move": JSONISH | st.integers(min_value=-2, max_value=2**70),
+            "action": JSONISH | st.just({"type": "roll"}),
+            "ref": JSONISH | st.text(max_size=70),
+            "extra": JSONISH,
+        },
+    )
+)
+def test_action_frames_read_without_the_model_are_the_ones_the_model_accepts(
+    frame: dict[str, Any],
+) -> None:
+    """The hot path skips pydantic for a well-formed action frame: it must accept exactly what
+    the model does, and anything else still gets the model's error."""
+    from pydantic import ValidationError
+
+    from gamenight.server.app import action_of
+    from gamenight.server.protocol import ActionFrame, ServerError
+
+    try:
+        model = ActionFrame.model_validate(frame)
+    except ValidationError:
+        with pytest.raises(ServerError) as e:
+            action_of(frame)
+        assert e.value.code == "bad_frame"
+    else:
+        assert action_of(frame) == (model.move, model.action)

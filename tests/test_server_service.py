@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from gamenight.server import wire
 from gamenight.server.protocol import CreateTable, SeatSpec, ServerError
 from gamenight.server.storage import Storage
 from gamenight.server.tables import TableService, default_action
@@ -144,3 +145,38 @@ def test_default_actions_are_the_cautious_ones() -> None:
     while snap.is_chance():
         snap.sample_chance()
     assert default_action(snap, snap.actors()[0]) == {"type": "flip"}
+
+
+@pytest.mark.parametrize("game", ["gambler", "shake", "snake-eyes", "snake-eyes-casino", "snap"])
+async def test_spliced_state_frames_say_exactly_what_the_frame_does(
+    tmp_path: Path, game: str
+) -> None:
+    """Frames are encoded from parts shared by every seat; each must decode to its own frame."""
+    service = await service_at(tmp_path / "t.db", Clock())
+    players = 3
+    created = CreateTable(game=game, seats=[SeatSpec(kind="human")] * players, turn_seconds=30)
+    table, host = await service.create(created)
+    tokens = [(await service.join(table.id, f"p{i}"))[1] for i in range(players)]
+    rng = random.Random(7)
+    seen: dict[object, int | None] = {}
+
+    def check() -> None:
+        for seat in [*range(players), None]:
+            for since in (None, 0, max(0, table.state.event_count - 1), seen.get(seat)):
+                text, count = service.frame_text(table, seat, since)
+                assert wire.loads(text) == service.frame(table, seat, since)
+                assert count == table.state.event_count
+            seen[seat] = count
+
+    check()  # waiting
+    await service.start(table.id, host)
+    for _ in range(12):
+        check()
+        if table.status != "playing":
+            break
+        actor = service.frame(table, None)["actors"][0]  # the dice holder, in Snake Eyes
+        legal = service.frame(table, actor)["legal_actions"]
+        await service.act(table.id, tokens[actor], table.move, rng.choice(legal))
+    check()
+    assert table.move >= 12  # the frames were compared along a real game
+    await close(service)

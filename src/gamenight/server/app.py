@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ValidationError
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketState
 
 import gamenight
@@ -42,11 +44,12 @@ from .protocol import (
 )
 from .replay import add_replay_route
 from .storage import Storage
-from .tables import DEALER, SeatKey, Table, TableService
+from .tables import DEALER, SeatKey, Table, TableService, token_hash
 
 log = logging.getLogger("gamenight.server")
 WEB = Path(gamenight.__file__).parent / "web"
 HELLO_SECONDS = 10.0
+NOTICES_HELD = 256  # notices a connection's pump may lag behind before newer ones are dropped
 
 
 @dataclass
@@ -106,6 +109,41 @@ def _json_loads(text: str) -> Any:
     return wire.loads(text)
 
 
+ACTION_KEYS = frozenset(ActionFrame.model_fields)
+
+
+def action_of(frame: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """An action frame's move and action. A well-formed frame is read as it is (the engine
+    checks the action itself); anything else goes through the model for its precise error."""
+    move, action, ref = frame.get("move"), frame.get("action"), frame.get("ref")
+    if (
+        type(move) is int
+        and move >= 0
+        and type(action) is dict
+        and (ref is None or (type(ref) is str and len(ref) <= 64))
+        and ACTION_KEYS.issuperset(frame)
+    ):
+        return move, action
+    act = parsed(ActionFrame, frame, "bad_frame")
+    return act.move, act.action
+
+
+RAW_SEND = "gamenight.send"
+
+
+class RawSend:
+    """Hands the WebSocket route the server's own ``send``: a state frame then skips the
+    layers Starlette wraps around every message (each an extra coroutine per frame)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            scope[RAW_SEND] = send
+        await self.app(scope, receive, send)
+
+
 class RateLimit:
     """A token bucket per connection: ``rate`` frames a second, bursts of ``burst``."""
 
@@ -137,11 +175,14 @@ class Connection:
     ) -> None:
         self.ws, self.service, self.table, self.seat = ws, service, table, seat
         self.token = token if seat is not None else None
+        self.digest = token_hash(self.token) if self.token else None  # once, not per action
+        self.raw_send: Send | None = ws.scope.get(RAW_SEND)
         self.events_seen: int | None = None
         self.last_move = -1
         self.finished_sent = False
         self.send_lock = asyncio.Lock()
-        self.queue: asyncio.Queue[Notice] = asyncio.Queue(maxsize=256)
+        self.notices: deque[Notice] = deque()  # what the pump has still to send, in order
+        self.wake: asyncio.Future[None] | None = None  # the pump's, while it waits for notices
         self.chat_sent: set[int] = set()  # ids of the chat messages this connection was sent
         self.chat_limit = RateLimit(chat.CHAT_PER_SECOND, chat.CHAT_BURST)
 
@@ -149,8 +190,17 @@ class Connection:
         await self.send_text(wire.dumps(frame))
 
     async def send_text(self, text: str) -> None:
-        if self.ws.client_state == WebSocketState.CONNECTED:
-            await self.ws.send_text(text)
+        ws = self.ws
+        if ws.client_state != WebSocketState.CONNECTED:
+            return
+        if self.raw_send is None or ws.application_state != WebSocketState.CONNECTED:
+            await ws.send_text(text)  # Starlette's checks and errors
+            return
+        try:
+            await self.raw_send({"type": "websocket.send", "text": text})
+        except OSError:  # the client went away: what Starlette's send_text raises then
+            ws.application_state = WebSocketState.DISCONNECTED
+            raise WebSocketDisconnect(code=1006) from None
 
     async def send_state(self, ref: str | None | bool = False, force: bool = False) -> None:
         """The current state frame; ``ref`` (a reply's, possibly None) marks it as a reply."""
@@ -187,15 +237,27 @@ class Connection:
             await self.send(frame)
 
     async def on_notice(self, notice: Notice) -> None:
-        with contextlib.suppress(asyncio.QueueFull):  # a slow client gets the newest state later
-            self.queue.put_nowait(notice)
+        if len(self.notices) >= NOTICES_HELD:  # a slow client gets the newest state later
+            return
+        self.notices.append(notice)
+        wake = self.wake
+        if wake is not None and not wake.done():
+            wake.set_result(None)
 
     async def pump(self) -> None:
         """Send what the notices announce, in order, each as this seat may see it."""
+        notices = self.notices
         while True:
-            notice = await self.queue.get()
+            if not notices:  # a deque and one future: an asyncio.Queue cost more per notice
+                self.wake = asyncio.get_running_loop().create_future()
+                await self.wake
+                continue
+            notice = notices.popleft()
             kind = notice.get("kind")
-            if kind == "seats":
+            if kind == "moves" and not self.service.shared:  # the common case, in short
+                if self.table.move != self.last_move:  # not sent already (as a reply)
+                    await self.send_state()
+            elif kind == "seats":
                 async with self.send_lock:
                     await self.send({"type": "seats", "table": self.table.summary()})
             elif kind == "timer":
@@ -257,6 +319,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="Five dice and card games online: tables, seats, bots and a WebSocket per seat.",
         lifespan=lifespan,
     )
+    app.add_middleware(RawSend)
     app.state.service = service
     app.state.settings = settings
     app.state.metrics = metrics
@@ -618,10 +681,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             stored = await chat.say(conn.service, conn.table, conn.seat, text)
             await conn.send_chat(ref=ref, said=stored)
         else:
-            act = parsed(ActionFrame, frame, "bad_frame")
-            if conn.seat is None or conn.token is None:
+            move, action = action_of(frame)
+            if conn.seat is None or conn.token is None or conn.digest is None:
                 raise ServerError("spectator", "spectators and displays watch; they cannot act")
-            await conn.service.act(conn.table.id, conn.token, act.move, act.action)
+            await conn.service.act_as(conn.table, conn.seat, conn.token, conn.digest, move, action)
             await conn.send_state(ref=ref, force=True)
 
     return app

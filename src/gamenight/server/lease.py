@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextlib import AbstractAsyncContextManager
+from types import TracebackType
 from typing import Protocol
 
 
@@ -11,9 +11,26 @@ class Lease(Protocol):
     def hold(self, table_id: str) -> AbstractAsyncContextManager[None]: ...
 
 
+class _NoLease(AbstractAsyncContextManager[None]):
+    """A held lease that holds nothing: one shared object, no generator per move."""
+
+    async def __aenter__(self) -> None:
+        return None
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        return None
+
+
+_NO_LEASE = _NoLease()
+
+
 class LocalLease:
     """One process owns every table: the table's asyncio lock is all the exclusion needed."""
 
-    @asynccontextmanager
-    async def hold(self, table_id: str) -> AsyncIterator[None]:
-        yield
+    def hold(self, table_id: str) -> AbstractAsyncContextManager[None]:
+        return _NO_LEASE

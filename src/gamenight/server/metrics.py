@@ -62,6 +62,7 @@ class ServerMetrics:
             ["direction"],
             registry=r,
         )
+        self._by_game: dict[str, tuple[Counter, Counter]] = {}
         self.lease_wait = Histogram(
             "gamenight_lease_wait_seconds",
             "Time spent waiting for a table's write lease",
@@ -71,9 +72,15 @@ class ServerMetrics:
 
     def moved(self, game: str, seconds: float, chance: int = 0) -> None:
         """Count one accepted move (and the chance moves it caused) and its latency."""
-        self.moves.labels(game).inc()
+        counters = self._by_game.get(game)
+        if counters is None:  # labels() takes a lock and builds a key: once per game, not move
+            counters = self._by_game[game] = (
+                self.moves.labels(game),
+                self.chance_moves.labels(game),
+            )
+        counters[0].inc()
         if chance:
-            self.chance_moves.labels(game).inc(chance)
+            counters[1].inc(chance)
         self.move_latency.observe(seconds)
 
     def render(self) -> bytes:

@@ -348,7 +348,9 @@ class Storage:
         self._pending.append(_Write(table_id, first_index, new_moves, fields, done))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_loop())
-        await asyncio.shield(done)
+        # Not shielded: a caller cancelled meanwhile cancels only its own future (settling it
+        # is then skipped); its moves are in the batch and committed all the same.
+        await done
 
     async def _write_loop(self) -> None:
         while self._pending:

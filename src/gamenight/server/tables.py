@@ -46,7 +46,6 @@ TIMEOUT_PREFERENCE = ("stop", "take", "done", "decline", "end_turn", "give_up", 
 EVENTS_ON_JOIN = 50
 STANDBY_SECONDS = 3.0  # how much later another process's bots and timers step in
 LOBBY_SIZE = 200  # waiting tables listed, newest first
-FRAME_CACHE = 4096  # encoded state frames kept, for all tables together
 
 
 def new_token() -> str:
@@ -91,6 +90,20 @@ class Accepted:
 
 
 @dataclass
+class FrameParts:
+    """The JSON every seat's state frame of one table shares at one point (``stamp``): built
+    once per move, not once per seat; views and event lists are kept as they are asked for."""
+
+    stamp: tuple[Any, ...]
+    head: str  # from the frame's start to its "seat" value
+    actors: str
+    dealer_due: str
+    tail: str  # from "event_count" to the frame's end
+    views: dict[int | None, str] = field(default_factory=dict)
+    events: dict[int, str] = field(default_factory=dict)
+
+
+@dataclass
 class Table:
     """A live table: settings, seats and the engine state rebuilt from its stored moves."""
 
@@ -121,6 +134,7 @@ class Table:
     rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
     # (state, move) and the view every seat sees, for a game whose seats all see the same
     shared_view: tuple[tuple[int, int], dict[str, Any]] | None = None
+    frame_parts: FrameParts | None = None  # what every seat's state frame shares, encoded
 
     @property
     def move(self) -> int:
@@ -149,6 +163,14 @@ class Table:
         ):
             return DEALER
         raise ServerError("bad_token", "this token holds no seat at this table")
+
+    def holds(self, key: SeatKey, digest: str) -> bool:
+        """Whether seat ``key`` is held by the token whose hash is ``digest``."""
+        try:
+            held = self.seat(key).token_hash
+        except ServerError:
+            return False
+        return held is not None and hmac.compare_digest(held, digest)
 
     def is_host(self, token: str | None) -> bool:
         return bool(token) and hmac.compare_digest(self.host_hash, token_hash(token or ""))
@@ -297,7 +319,6 @@ class TableService:
         self._idle_task: asyncio.Task[None] | None = None
         self._following: dict[str, Callable[[], None]] = {}
         self.on_move: Callable[[Table, Accepted, float], None] | None = None
-        self._frames: dict[tuple[Any, ...], tuple[Any, str, int]] = {}
 
     # --- life cycle ------------------------------------------------------------------------
     async def restore(self) -> int:
@@ -625,6 +646,15 @@ class TableService:
         seat = await self.seat_for(table, token)
         return await self.play(table, seat, move, action)
 
+    async def act_as(
+        self, table: Table, seat: SeatKey, token: str, digest: str, move: int, action: Any
+    ) -> Accepted:
+        """A connection's action: the seat it was greeted with, checked against its token's hash
+        (worked out once per connection); anything unusual takes ``act``'s full path."""
+        if self.tables.get(table.id) is not table or not table.holds(seat, digest):
+            return await self.act(table.id, token, move, action)
+        return await self.play(table, seat, move, action)
+
     async def seat_for(self, table: Table, token: str | None) -> SeatKey:
         """``table.seat_of``, re-reading the seats once if another process may have just
         seated this token."""
@@ -829,8 +859,12 @@ class TableService:
                 pass
 
     def frame_text(self, table: Table, seat: SeatKey | None, since: int | None) -> tuple[str, int]:
-        """``frame`` as JSON text and its event count, built once per change of the table and
-        shared by every connection that sees it from the same point (a seat's tabs, spectators)."""
+        """``frame`` as JSON text and its event count: what every seat's frame of the table
+        shares is encoded once per change of the table, only the seat's own part per frame."""
+        return self._spliced(table, self._parts(table), seat, since)
+
+    def _parts(self, table: Table) -> FrameParts:
+        """What every seat's frame of the table has in common now, encoded once per change."""
         race = table.race
         stamp = (
             id(table.state),
@@ -839,15 +873,46 @@ class TableService:
             table.deadline,
             None if race is None else (race["move"], len(race["arrivals"])),
         )
-        key = (table.id, seat, since)
-        cached = self._frames.pop(key, None)
-        if cached is None or cached[0] != stamp:
-            frame = self.frame(table, seat, since)
-            cached = (stamp, wire.dumps(frame), frame["event_count"])
-            if len(self._frames) >= FRAME_CACHE:  # the oldest goes: tables long moved on
-                del self._frames[next(iter(self._frames))]
-        self._frames[key] = cached
-        return cached[1], cached[2]
+        parts = table.frame_parts
+        if parts is None or parts.stamp != stamp:
+            st = table.state
+            playing = table.status == "playing"
+            head = (
+                f'{{"type":"state","table_id":{wire.dumps(table.id)},"move":{table.move},'
+                f'"status":{wire.dumps(table.status)},"seat":'
+            )
+            actors = wire.dumps(self._actors(table))
+            due = "true" if playing and table.live_dealer and st.is_chance() else "false"
+            tail = (
+                f',"event_count":{st.event_count},"deadline":{wire.dumps(table.deadline)},'
+                f'"race":{wire.dumps(race)}}}'
+            )
+            parts = table.frame_parts = FrameParts(stamp, head, actors, due, tail)
+        return parts
+
+    def _spliced(
+        self, table: Table, parts: FrameParts, seat: SeatKey | None, since: int | None
+    ) -> tuple[str, int]:
+        """One seat's ``frame`` as JSON text: its own seat and legal actions between the parts
+        all seats share (the view, when the game shows every seat the same, and the events)."""
+        st = table.state
+        es = None if seat is None or seat == DEALER else int(seat)
+        view_key = es if type(st).VIEW_BY_SEAT else None
+        view = parts.views.get(view_key)
+        if view is None:
+            view = parts.views[view_key] = wire.dumps(self.view(table, es))
+        count = st.event_count
+        start = max(0, count - EVENTS_ON_JOIN) if since is None else min(since, count)
+        events = parts.events.get(start)
+        if events is None:
+            events = parts.events[start] = wire.dumps(st.events(start))
+        legal = wire.dumps(self._legal(table, seat))
+        text = (
+            f'{parts.head}{wire.dumps(seat)},"view":{view},"actors":{parts.actors},'
+            f'"dealer_due":{parts.dealer_due},"legal_actions":{legal},"events":{events}'
+            f"{parts.tail}"
+        )
+        return text, count
 
     @staticmethod
     def view(table: Table, seat: int | None) -> dict[str, Any]:
@@ -862,32 +927,39 @@ class TableService:
             shared = table.shared_view = (key, seat_view(st, None))
         return shared[1]
 
+    @staticmethod
+    def _legal(table: Table, seat: SeatKey | None) -> list[Any]:
+        """What ``seat`` may play now (nothing for a spectator, or a table not playing)."""
+        if table.status != "playing" or seat is None:
+            return []
+        # the dealer enters any result (dice, amend, settle, void): no list to offer
+        legal = [] if seat == DEALER else table.state.legal_actions(int(seat))
+        return legal + throws.offer(table, seat)
+
+    @staticmethod
+    def _actors(table: Table) -> list[int]:
+        if table.status != "playing":
+            return []
+        thrower = throws.holder(table)
+        return table.state.actors() if thrower is None else [thrower]
+
     def frame(self, table: Table, seat: SeatKey | None, since: int | None = None) -> dict[str, Any]:
         """The ``state`` frame for one seat (None: spectator): only what it may see."""
         st = table.state
         es = None if seat is None or seat == DEALER else int(seat)
-        view = self.view(table, es)
         count = st.event_count
         start = max(0, count - EVENTS_ON_JOIN) if since is None else min(since, count)
         playing = table.status == "playing"
-        legal: list[Any] = []
-        if playing and seat is not None:
-            # the dealer enters any result (dice, amend, settle, void): no list to offer
-            legal = [] if seat == DEALER else st.legal_actions(int(seat))
-            legal += throws.offer(table, seat)
-        actors = st.actors() if playing else []
-        if playing and (thrower := throws.holder(table)) is not None:
-            actors = [thrower]
         return {
             "type": "state",
             "table_id": table.id,
             "move": table.move,
             "status": table.status,
             "seat": seat,
-            "view": view,
-            "actors": actors,
+            "view": self.view(table, es),
+            "actors": self._actors(table),
             "dealer_due": bool(playing and table.live_dealer and st.is_chance()),
-            "legal_actions": legal,
+            "legal_actions": self._legal(table, seat),
             "events": st.events(start),
             "event_count": count,
             "deadline": table.deadline,
