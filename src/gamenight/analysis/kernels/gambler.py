@@ -141,12 +141,12 @@ NO_REFCOUNT: dict[str, Any] = {"_nrt": False, "error_model": "numpy"}
 # One flat int64 array ``s`` holds a game (scalars, then per-seat and per-card blocks) and one
 # ``d`` holds the table and the bot: every helper takes the two, so a call passes two arrays.
 (START_DUE, MAY_BUY, TURNS, IOUS, SWEEPS, LOTTOS, RACES_HELD, BY_LIMIT, WINNER, QLEN,
- MARKED, HQLEN, DECK_N, UNSEEN_N, KNOWN_HEAD, KNOWN_N, SHAKER_FOR, MOVES, MAY_END,
- MARKS) = range(20)  # fmt: skip
+ HQLEN, DECK_N, UNSEEN_N, KNOWN_HEAD, KNOWN_N, SHAKER_FOR, MOVES, MAY_END,
+ MARKS) = range(19)  # fmt: skip
 SEATS, KINDS_MAX, CARDS_MAX, HORSES_MAX, SPACES_MAX, SHAKER_SPACES = 4, 30, 200, 6, 100, 12
 TICKETS_MAX = 100  # the data's limit
 # Per seat: cash, position, IOU held, out, tickets held (count, kinds), marker queue, race
-# queue, horse dealt. Then the horses taken, the Sweepstakes markers placed (spaces, owners),
+# queue, horse dealt. Then the horses taken, the Sweepstakes markers' owners (in preference order),
 # the ticket pile (count per kind), the Fortune cards unseen and seen (in deck order), and the
 # ticket pile as a list of kinds (any order: a draw takes a uniform slot).
 CASH = MARKS + 1
@@ -159,8 +159,7 @@ QUEUE = HELD + SEATS * MAX_TICKETS
 HQ = QUEUE + SEATS
 HCARD = HQ + SEATS
 TAKEN = HCARD + SEATS
-MSPACE = TAKEN + HORSES_MAX
-MOWNER = MSPACE + SEATS
+MOWNER = TAKEN + HORSES_MAX
 DECK = MOWNER + SEATS
 UNSEEN = DECK + KINDS_MAX
 KNOWN = UNSEEN + CARDS_MAX
@@ -186,8 +185,8 @@ CARD_AMOUNT = EFFECT + CARDS_MAX
 CARD_TO = CARD_AMOUNT + CARDS_MAX
 HORSE_AT = CARD_TO + CARDS_MAX  # where each face is among the horses (-1: none)
 DELTA = HORSE_AT + 7  # per space: the money it moves (+ collect, - pay), or EVENT for the rest
-THROWS = DELTA + SPACES_MAX  # per Shaker throw the spaces it wins, 16 bits each, four a word
-DATA_SIZE = THROWS + 6**6 // 4  # (93 kB: it stays in the core's cache between Sweepstakes)
+THROWS = DELTA + SPACES_MAX  # per Shaker throw the markers it pays, 4 bits each, 16 a word
+DATA_SIZE = THROWS + 6**6 // 16  # (23 kB: it stays in the core's first cache)
 
 
 def kernel_args(options: dict[str, Any]) -> np.ndarray:
@@ -328,20 +327,23 @@ def win_counts(shape: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 @cache
 def throw_table() -> np.ndarray:
-    """Every Shaker throw's outcome, worked out once: a Sweepstakes or Lottery is a lookup."""
+    """Every Shaker throw's outcome, worked out once: a Sweepstakes is a lookup. Every seat's bot
+    marks the first free space in one preference order, so the i-th marker of a Sweepstakes is
+    on the i-th space of that order: bit i of a throw's four says whether that space wins."""
     shape, a, b, _ = spaces()
-    return _throw_table(shape, a, b)
+    return _throw_table(shape, a, b, bot_params()[3][:SEATS])
 
 
 @njit(cache=True)
-def _throw_table(shape: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    out = np.zeros(6**6 // 4, dtype=np.int64)
+def _throw_table(shape: np.ndarray, a: np.ndarray, b: np.ndarray,
+                 order: np.ndarray) -> np.ndarray:  # fmt: skip
+    out = np.zeros(6**6 // 16, dtype=np.int64)
     dice = np.empty(6, dtype=np.int64)
     for u in range(6**6):
         _throw_faces(u, dice)
-        for sp in range(shape.size):
+        for i, sp in enumerate(order):
             if wins(shape[sp], a[sp], b[sp], dice, 0):
-                out[u >> 2] |= 1 << (16 * (u & 3) + sp)
+                out[u >> 4] |= 1 << (4 * (u & 15) + i)
     return out
 
 
@@ -511,7 +513,6 @@ def _follow(s: np.ndarray, d: np.ndarray, then: int, phase: int, cur: int,
 def _sweepstakes(s: np.ndarray, n: int, caller: int) -> int:
     """Everyone still in pays the entry, from the caller round; then markers in that order."""
     s[SWEEPS] += 1
-    s[MARKED] = 0
     s[MARKS] = 0
     q = 0
     for k in range(n):
@@ -661,12 +662,10 @@ def _settle_shaker(s: np.ndarray, d: np.ndarray, throw: int) -> None:
                 _return_ticket(s, k)
             s[NHELD + p] = 0
     else:
-        won = d[THROWS + (throw >> 2)] >> (16 * (throw & 3))
-        for i in range(s[MARKS]):
-            sp = s[MSPACE + i]
-            if won >> sp & 1:
-                _gain(s, s[MOWNER + i], d[PRIZE + sp])
-        s[MARKED] = 0
+        won = d[THROWS + (throw >> 4)] >> (4 * (throw & 15))
+        for i in range(s[MARKS]):  # the i-th marker is on the i-th preferred space
+            if won >> i & 1:
+                _gain(s, s[MOWNER + i], d[PRIZE + d[PREF + i]])
 
 
 @njit(cache=True, **NO_REFCOUNT)
@@ -803,14 +802,8 @@ def _player(s: np.ndarray, d: np.ndarray, phase: int, cur: int, rng: Any, tape: 
         then = AGAIN if d[ROLL_AGAIN] else _sweepstakes(s, d[PLAYERS], seat)
     elif phase == MARKER:  # every marker in a row, while the next seat has nothing else to do
         while True:
-            for i in range(SHAKER_SPACES):
-                sp = d[PREF + i]
-                if not s[MARKED] >> sp & 1:
-                    s[MARKED] |= 1 << sp
-                    s[MSPACE + s[MARKS]] = sp
-                    s[MOWNER + s[MARKS]] = seat
-                    s[MARKS] += 1
-                    break
+            s[MOWNER + s[MARKS]] = seat  # on the first free space in the bot's order
+            s[MARKS] += 1
             s[QLEN] -= 1
             for i in range(s[QLEN]):
                 s[QUEUE + i] = s[QUEUE + i + 1]
