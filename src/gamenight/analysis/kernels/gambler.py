@@ -354,6 +354,13 @@ def _wrap(i: int, n: int) -> int:
 
 
 @njit(cache=True, inline="always", **NO_REFCOUNT)
+def _seat(p: int) -> int:
+    """Seat ``p`` (0-3) as LLVM can see it is one: an array index it needs no negative-index
+    fix-up for (Numba adds one to every signed index it cannot prove non-negative)."""
+    return p & (SEATS - 1)
+
+
+@njit(cache=True, inline="always", **NO_REFCOUNT)
 def _return_ticket(s: np.ndarray, k: int) -> None:
     """A ticket of kind ``k`` goes back: counted (for a tape's draws) and on the pile."""
     s[DECK + k] += 1
@@ -388,6 +395,7 @@ def _draw_ticket(s: np.ndarray, rng: Any, tape: np.ndarray, at: np.ndarray) -> t
 @njit(cache=True, inline="always", **NO_REFCOUNT)
 def _gain(s: np.ndarray, seat: int, amount: int) -> None:
     """Money in: a purse at the target may end the game, so the end checks look again."""
+    seat = _seat(seat)
     s[CASH + seat] += amount
     if s[CASH + seat] >= TARGET:
         s[MAY_END] = 1
@@ -396,6 +404,7 @@ def _gain(s: np.ndarray, seat: int, amount: int) -> None:
 @njit(cache=True, inline="always", **NO_REFCOUNT)
 def _knock_out(s: np.ndarray, seat: int) -> None:
     """An IOU holder whose cash reaches $0 is out; their tickets go back to the pile."""
+    seat = _seat(seat)
     if s[IOU + seat] and not s[OUT + seat] and s[CASH + seat] == 0:
         s[OUT + seat] = 1
         s[MAY_END] = 1  # one player left would win
@@ -414,6 +423,7 @@ def _knock_out(s: np.ndarray, seat: int) -> None:
 def _charge(s: np.ndarray, seat: int, amount: int, to: int) -> None:
     """A forced payment (to a seat, or the bank when ``to`` < 0): an IOU if needed, then
     as much as the purse holds."""
+    seat = _seat(seat)
     if s[CASH + seat] < amount and not s[IOU + seat]:
         s[IOU + seat] = 1
         s[IOUS] += 1
@@ -429,7 +439,7 @@ def _charge(s: np.ndarray, seat: int, amount: int, to: int) -> None:
 def _begin_turn(s: np.ndarray, seat: int, turns: int) -> tuple[int, int, int]:
     """``seat`` plays: (phase, player on turn, turns)."""
     s[MAY_BUY] = 1
-    return TURN, seat, turns + 1
+    return TURN, _seat(seat), turns + 1
 
 
 @njit(cache=True, inline="always", **NO_REFCOUNT)
@@ -770,7 +780,7 @@ def _buys(s: np.ndarray, d: np.ndarray, seat: int) -> bool:
 def _player(s: np.ndarray, d: np.ndarray, phase: int, cur: int, rng: Any, tape: np.ndarray,
             at: np.ndarray) -> tuple[int, int, Any]:  # fmt: skip
     """The sensible bot's move for the seat the game waits for."""
-    seat = s[QUEUE] if phase == MARKER else cur
+    seat = _seat(s[QUEUE]) if phase == MARKER else cur
     then, made = NONE, 1
     if s[IOU + seat] and not s[OUT + seat] and s[CASH + seat] >= d[REPAY_MIN]:
         s[IOU + seat] = 0
@@ -814,7 +824,7 @@ def _player(s: np.ndarray, d: np.ndarray, phase: int, cur: int, rng: Any, tape: 
             # A marker changes nobody's standing (the end checks after it see nothing new);
             # the next seat places theirs now unless it repays an IOU or claims Start first.
             _knock_out(s, seat)
-            nxt = s[QUEUE]
+            nxt = _seat(s[QUEUE])
             if (s[IOU + nxt] and s[CASH + nxt] >= d[REPAY_MIN]) or (s[START_DUE] and nxt == cur):
                 break
             seat = nxt
