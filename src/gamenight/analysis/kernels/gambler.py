@@ -145,6 +145,7 @@ NO_REFCOUNT: dict[str, Any] = {"_nrt": False, "error_model": "numpy"}
  MARKS) = range(19)  # fmt: skip
 SEATS, KINDS_MAX, CARDS_MAX, HORSES_MAX, SPACES_MAX, SHAKER_SPACES = 4, 30, 200, 6, 100, 12
 TICKETS_MAX = 100  # the data's limit
+SPACES_POW2 = 128  # a power of two above SPACES_MAX; SEATS is one too (indices are masked)
 # Per seat: cash, position, IOU held, out, tickets held (count, kinds), marker queue, race
 # queue, horse dealt. Then the horses taken, the Sweepstakes markers' owners (in preference order),
 # the ticket pile (count per kind), the Fortune cards unseen and seen (in deck order), and the
@@ -457,7 +458,7 @@ def _next_turn(s: np.ndarray, d: np.ndarray, cur: int, turns: int) -> tuple[int,
         return OVER, cur, turns
     seat = cur
     for _ in range(n):
-        seat = _wrap(seat + 1, n)
+        seat = _seat(_wrap(seat + 1, n))
         if not s[OUT + seat]:
             break
     if s[OUT + seat]:  # nobody is left in (the engine has no rule for it): no winner
@@ -493,7 +494,7 @@ def _decided(s: np.ndarray, n: int, cur: int) -> int:
         return last if alive == 1 else GOES_ON
     best, top = -1, -1
     for k in range(n):
-        p = _wrap(cur + k, n)
+        p = _seat(_wrap(cur + k, n))
         if not s[OUT + p] and not s[IOU + p] and s[CASH + p] >= TARGET and s[CASH + p] > top:
             best, top = p, s[CASH + p]
     return best
@@ -526,7 +527,7 @@ def _sweepstakes(s: np.ndarray, n: int, caller: int) -> int:
     s[MARKS] = 0
     q = 0
     for k in range(n):
-        p = _wrap(caller + k, n)
+        p = _seat(_wrap(caller + k, n))
         if s[OUT + p]:
             continue
         _charge(s, p, SWEEP_FEE, -1)
@@ -557,12 +558,12 @@ def _horse_race(s: np.ndarray, n: int, cur: int) -> int:
     """Everyone still in pays the entry, from the player on turn round; each is dealt a horse."""
     s[RACES_HELD] += 1
     for k in range(n):
-        p = _wrap(cur + k, n)
+        p = _seat(_wrap(cur + k, n))
         if not s[OUT + p]:
             _charge(s, p, RACE_FEE, -1)
     h = 0
     for k in range(n):
-        p = _wrap(cur + k, n)
+        p = _seat(_wrap(cur + k, n))
         if not s[OUT + p]:
             s[HQ + h] = p
             h += 1
@@ -608,7 +609,7 @@ def _fortune(s: np.ndarray, d: np.ndarray, card: int, cur: int) -> tuple[int, in
 @njit(cache=True, inline="always", **NO_REFCOUNT)
 def _land(s: np.ndarray, d: np.ndarray, cur: int) -> tuple[int, int]:
     """Do what the space says: (steps a Fortune card moves the player on, else 0; what follows)."""
-    at = s[POSN + cur]
+    at = s[POSN + cur] & (SPACES_POW2 - 1)  # a space (as LLVM can see: no index fix-up)
     delta = d[DELTA + at]
     if delta != EVENT:  # plain money (or Start): one test instead of a chain over the kinds
         c = s[CASH + cur] + delta
