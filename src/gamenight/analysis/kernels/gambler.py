@@ -145,7 +145,7 @@ NO_REFCOUNT: dict[str, Any] = {"_nrt": False, "error_model": "numpy"}
  MARKS) = range(19)  # fmt: skip
 SEATS, KINDS_MAX, CARDS_MAX, HORSES_MAX, SPACES_MAX, SHAKER_SPACES = 4, 30, 200, 6, 100, 12
 TICKETS_MAX = 100  # the data's limit
-SPACES_POW2 = 128  # a power of two above SPACES_MAX; SEATS is one too (indices are masked)
+SMALL = 128  # above every space, ticket kind and pile count (a power of two, as SEATS is)
 # Per seat: cash, position, IOU held, out, tickets held (count, kinds), marker queue, race
 # queue, horse dealt. Then the horses taken, the Sweepstakes markers' owners (in preference order),
 # the ticket pile (count per kind), the Fortune cards unseen and seen (in deck order), and the
@@ -362,10 +362,17 @@ def _seat(p: int) -> int:
 
 
 @njit(cache=True, inline="always", **NO_REFCOUNT)
+def _small(i: int) -> int:
+    """A space, ticket kind or pile count (below ``SMALL``) read back from ``s``, as ``_seat``."""
+    return i & (SMALL - 1)
+
+
+@njit(cache=True, inline="always", **NO_REFCOUNT)
 def _return_ticket(s: np.ndarray, k: int) -> None:
     """A ticket of kind ``k`` goes back: counted (for a tape's draws) and on the pile."""
+    k = _small(k)
     s[DECK + k] += 1
-    s[PILE + s[DECK_N]] = k
+    s[PILE + _small(s[DECK_N])] = k
     s[DECK_N] += 1
 
 
@@ -373,7 +380,7 @@ def _return_ticket(s: np.ndarray, k: int) -> None:
 def _draw_ticket(s: np.ndarray, rng: Any, tape: np.ndarray, at: np.ndarray) -> tuple[Any, Any]:
     """A uniform ticket off the pile: from the stream a uniform slot (no walk over the kinds);
     from a tape number ``v % k`` of the tickets in sorted order, as the engine lists them."""
-    n = s[DECK_N]
+    n = _small(s[DECK_N])
     rng, i = _below(rng, tape, at, n)
     if _taped(tape):
         k = 0
@@ -383,7 +390,7 @@ def _draw_ticket(s: np.ndarray, rng: Any, tape: np.ndarray, at: np.ndarray) -> t
         i = 0
         while s[PILE + i] != k:
             i += 1
-    k = s[PILE + i]
+    k = _small(s[PILE + i])
     s[PILE + i] = s[PILE + n - 1]
     s[DECK_N] = n - 1
     s[DECK + k] -= 1
@@ -609,7 +616,7 @@ def _fortune(s: np.ndarray, d: np.ndarray, card: int, cur: int) -> tuple[int, in
 @njit(cache=True, inline="always", **NO_REFCOUNT)
 def _land(s: np.ndarray, d: np.ndarray, cur: int) -> tuple[int, int]:
     """Do what the space says: (steps a Fortune card moves the player on, else 0; what follows)."""
-    at = s[POSN + cur] & (SPACES_POW2 - 1)  # a space (as LLVM can see: no index fix-up)
+    at = _small(s[POSN + cur])
     delta = d[DELTA + at]
     if delta != EVENT:  # plain money (or Start): one test instead of a chain over the kinds
         c = s[CASH + cur] + delta
@@ -666,7 +673,7 @@ def _settle_shaker(s: np.ndarray, d: np.ndarray, throw: int) -> None:
             throw //= 6
         for p in range(d[PLAYERS]):
             for i in range(s[NHELD + p]):
-                k = s[HELD + MAX_TICKETS * p + i]
+                k = _small(s[HELD + MAX_TICKETS * p + i])
                 m = d[TMASK + k]
                 if shown & m == m:
                     _gain(s, p, LOTTERY_PRIZE)
@@ -799,7 +806,7 @@ def _player(s: np.ndarray, d: np.ndarray, phase: int, cur: int, rng: Any, tape: 
         while True:
             s[CASH + seat] -= TICKET_PRICE
             rng, k = _draw_ticket(s, rng, tape, at)
-            s[HELD + MAX_TICKETS * seat + s[NHELD + seat]] = k
+            s[HELD + MAX_TICKETS * seat + _small(s[NHELD + seat])] = k
             s[NHELD + seat] += 1
             made += 2  # the ticket, then the next choice
             _knock_out(s, seat)
@@ -813,7 +820,7 @@ def _player(s: np.ndarray, d: np.ndarray, phase: int, cur: int, rng: Any, tape: 
         then = AGAIN if d[ROLL_AGAIN] else _sweepstakes(s, d[PLAYERS], seat)
     elif phase == MARKER:  # every marker in a row, while the next seat has nothing else to do
         while True:
-            s[MOWNER + s[MARKS]] = seat  # on the first free space in the bot's order
+            s[MOWNER + _small(s[MARKS])] = seat  # on the first free space in the bot's order
             s[MARKS] += 1
             s[QLEN] -= 1
             for i in range(s[QLEN]):
