@@ -140,16 +140,19 @@ def tables(options: dict[str, Any]) -> tuple[np.ndarray, ...]:
 NO_REFCOUNT: dict[str, Any] = {"_nrt": False, "error_model": "numpy"}
 # One flat int64 array ``s`` holds a game (scalars, then per-seat and per-card blocks) and one
 # ``d`` holds the table and the bot: every helper takes the two, so a call passes two arrays.
+# What every move touches (phase, player on turn, turns, moves, the stream) is in ``play``'s
+# locals instead; ``s`` gets the turns and moves at the end, for the figures.
 (START_DUE, MAY_BUY, TURNS, IOUS, SWEEPS, LOTTOS, RACES_HELD, BY_LIMIT, WINNER, QLEN,
  HQLEN, DECK_N, UNSEEN_N, KNOWN_HEAD, KNOWN_N, SHAKER_FOR, MOVES, MAY_END,
  MARKS) = range(19)  # fmt: skip
 SEATS, KINDS_MAX, CARDS_MAX, HORSES_MAX, SPACES_MAX, SHAKER_SPACES = 4, 30, 200, 6, 100, 12
 TICKETS_MAX = 100  # the data's limit
 SMALL = 128  # above every space, ticket kind and pile count (a power of two, as SEATS is)
+assert SEATS & (SEATS - 1) == 0 and max(SPACES_MAX, TICKETS_MAX, KINDS_MAX) < SMALL
 # Per seat: cash, position, IOU held, out, tickets held (count, kinds), marker queue, race
-# queue, horse dealt. Then the horses taken, the Sweepstakes markers' owners (in preference order),
-# the ticket pile (count per kind), the Fortune cards unseen and seen (in deck order), and the
-# ticket pile as a list of kinds (any order: a draw takes a uniform slot).
+# queue, horse dealt. Then the horses taken, the Sweepstakes markers' owners (in preference
+# order), the ticket pile (count per kind), the Fortune cards unseen and seen (in deck order),
+# and the ticket pile as a list of kinds (any order: a draw takes a uniform slot).
 CASH = MARKS + 1
 POSN = CASH + SEATS
 IOU = POSN + SEATS
