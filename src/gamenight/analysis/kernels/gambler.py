@@ -37,7 +37,7 @@ from gamenight.games.gambler.state import (
     TICKET_PRICE,
 )
 
-from .rng import LOW32, NO_TAPE, S32, chunk_starts, next64, two_d6, uniform_6pow6
+from .rng import LOW32, REJECT, S32, SHAKE_OUTCOMES, SHAKE_REJECT, SIX, chunk_starts, mix, pair
 
 GAME = "gambler"
 FIGURES = (
@@ -65,6 +65,10 @@ EVENT = -(2**40)  # a space that is not plain money (no amount comes near)
 ORDER, TURN, DOUBLES, MARKER, CLAIM, OVER = range(6)
 NONE, THROW_OFF, MOVE, AGAIN, TICKET, FORTUNE, HORSE_DEAL, SHAKER = range(8)
 FOR_SWEEP, FOR_LOTTERY = 0, 1
+# what a move leaves to do besides a chance move: end the turn, pass it on, place markers,
+# choose on doubles; and the end checks' answer while nobody has won
+THEN_END, THEN_PASS, THEN_MARKERS, THEN_DOUBLES = range(8, 12)
+GOES_ON = -3
 
 
 @cache
@@ -136,16 +140,20 @@ def tables(options: dict[str, Any]) -> tuple[np.ndarray, ...]:
 NO_REFCOUNT: dict[str, Any] = {"_nrt": False, "error_model": "numpy"}
 # One flat int64 array ``s`` holds a game (scalars, then per-seat and per-card blocks) and one
 # ``d`` holds the table and the bot: every helper takes the two, so a call passes two arrays.
-(PHASE, CHANCE, CUR, START_DUE, MAY_BUY, TURNS, IOUS, SWEEPS, LOTTOS, RACES_HELD, BY_LIMIT,
- WINNER, QLEN, MARKED, HQLEN, DECK_N, UNSEEN_N, KNOWN_HEAD, KNOWN_N, SHAKER_FOR,
- MOVES, MAY_END, MARKS) = range(23)  # fmt: skip
+# What every move touches (phase, player on turn, turns, moves, the stream) is in ``play``'s
+# locals instead; ``s`` gets the turns and moves at the end, for the figures.
+(START_DUE, MAY_BUY, TURNS, IOUS, SWEEPS, LOTTOS, RACES_HELD, BY_LIMIT, WINNER, QLEN,
+ HQLEN, DECK_N, UNSEEN_N, KNOWN_HEAD, KNOWN_N, SHAKER_FOR, MOVES, MAY_END,
+ MARKS) = range(19)  # fmt: skip
 SEATS, KINDS_MAX, CARDS_MAX, HORSES_MAX, SPACES_MAX, SHAKER_SPACES = 4, 30, 200, 6, 100, 12
 TICKETS_MAX = 100  # the data's limit
+SMALL = 128  # above every space, ticket kind and pile count (a power of two, as SEATS is)
+assert SEATS & (SEATS - 1) == 0 and max(SPACES_MAX, TICKETS_MAX, KINDS_MAX) < SMALL
 # Per seat: cash, position, IOU held, out, tickets held (count, kinds), marker queue, race
-# queue, horse dealt. Then the horses taken, the Sweepstakes markers placed (spaces, owners),
-# the ticket pile (count per kind), the Fortune cards unseen and seen (in deck order), and the
-# ticket pile as a list of kinds (any order: a draw takes a uniform slot).
-CASH = 24
+# queue, horse dealt. Then the horses taken, the Sweepstakes markers' owners (in preference
+# order), the ticket pile (count per kind), the Fortune cards unseen and seen (in deck order),
+# and the ticket pile as a list of kinds (any order: a draw takes a uniform slot).
+CASH = MARKS + 1
 POSN = CASH + SEATS
 IOU = POSN + SEATS
 OUT = IOU + SEATS
@@ -155,8 +163,7 @@ QUEUE = HELD + SEATS * MAX_TICKETS
 HQ = QUEUE + SEATS
 HCARD = HQ + SEATS
 TAKEN = HCARD + SEATS
-MSPACE = TAKEN + HORSES_MAX
-MOWNER = MSPACE + SEATS
+MOWNER = TAKEN + HORSES_MAX
 DECK = MOWNER + SEATS
 UNSEEN = DECK + KINDS_MAX
 KNOWN = UNSEEN + CARDS_MAX
@@ -182,8 +189,8 @@ CARD_AMOUNT = EFFECT + CARDS_MAX
 CARD_TO = CARD_AMOUNT + CARDS_MAX
 HORSE_AT = CARD_TO + CARDS_MAX  # where each face is among the horses (-1: none)
 DELTA = HORSE_AT + 7  # per space: the money it moves (+ collect, - pay), or EVENT for the rest
-THROWS = DELTA + SPACES_MAX  # per Shaker throw the spaces it wins, 16 bits each, four a word
-DATA_SIZE = THROWS + 6**6 // 4  # (93 kB: it stays in the core's cache between Sweepstakes)
+THROWS = DELTA + SPACES_MAX  # per Shaker throw the markers it pays, 4 bits each, 16 a word
+DATA_SIZE = THROWS + 6**6 // 16  # (23 kB: it stays in the core's first cache)
 
 
 def kernel_args(options: dict[str, Any]) -> np.ndarray:
@@ -217,6 +224,8 @@ def kernel_args(options: dict[str, Any]) -> np.ndarray:
 
 
 # --- chance ------------------------------------------------------------------------------------
+# The stream's counter ``rng`` is a local of the game, passed in and handed back by each draw:
+# kept in a register, not loaded and stored through an array at every die.
 def _taped(tape: np.ndarray) -> bool:
     """Is there a tape to read? (Compiled: an int8 tape never is, so the stream build drops
     every tape branch.)"""
@@ -231,43 +240,50 @@ def _taped_compiled(tape):  # type: ignore[no-untyped-def]  # Numba: names as th
 
 
 @njit(cache=True, inline="always", **NO_REFCOUNT)
-def _below(state: np.ndarray, tape: np.ndarray, at: np.ndarray, k: int) -> Any:
+def _below(rng: Any, tape: np.ndarray, at: np.ndarray, k: int) -> tuple[Any, Any]:
     """A whole number in [0, k): from the tape, else unbiased from the stream (Lemire)."""
     if _taped(tape):
         if at[0] >= tape.size:
             raise IndexError("the tape ran out before the game ended")
         v = tape[at[0]]
         at[0] += 1
-        return v % k
+        return rng, v % k
     kk = np.uint64(k)
     while True:
-        m = (next64(state) >> S32) * kk
+        rng, z = mix(rng)
+        m = (z >> S32) * kk
         low = m & LOW32
         if low >= kk or low >= (np.uint64(1) << S32) % kk:  # divide only when it may matter
-            return np.int64(m >> S32)
+            return rng, np.int64(m >> S32)
 
 
 @njit(cache=True, inline="always", **NO_REFCOUNT)
-def _two_dice(state: np.ndarray, tape: np.ndarray, at: np.ndarray) -> tuple[Any, Any]:
-    """Two dice, 1-6 each."""
+def _two_dice(rng: Any, tape: np.ndarray, at: np.ndarray) -> tuple[Any, Any, Any]:
+    """Two dice, 1-6 each (from the stream, one draw's two halves)."""
     if _taped(tape):
-        a = _below(state, tape, at, 6)
-        return a + 1, _below(state, tape, at, 6) + 1
-    a, b = two_d6(state, NO_TAPE, at)
-    return a + 1, b + 1
+        rng, a = _below(rng, tape, at, 6)
+        rng, b = _below(rng, tape, at, 6)
+        return rng, a + 1, b + 1
+    rng, a, b = pair(rng, SIX, REJECT)
+    return rng, a + 1, b + 1
 
 
 @njit(cache=True, inline="always", **NO_REFCOUNT)
-def _shaker(state: np.ndarray, tape: np.ndarray, at: np.ndarray) -> Any:
+def _shaker(rng: Any, tape: np.ndarray, at: np.ndarray) -> tuple[Any, Any]:
     """The Shaker's six dice as one throw ``u`` among 6**6: die ``i`` (from 0) shows
     ``u // 6**i % 6 + 1``. One draw from the stream; six dice from a tape."""
     if _taped(tape):
         u, place = 0, 1
         for _ in range(6):
-            u += place * _below(state, tape, at, 6)
+            rng, v = _below(rng, tape, at, 6)
+            u += place * v
             place *= 6
-        return u
-    return uniform_6pow6(state)
+        return rng, u
+    while True:
+        rng, z = mix(rng)
+        m = (z >> S32) * SHAKE_OUTCOMES
+        if (m & LOW32) >= SHAKE_REJECT:
+            return rng, np.int64(m >> S32)
 
 
 @njit(cache=True, **NO_REFCOUNT)
@@ -315,20 +331,23 @@ def win_counts(shape: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 @cache
 def throw_table() -> np.ndarray:
-    """Every Shaker throw's outcome, worked out once: a Sweepstakes or Lottery is a lookup."""
+    """Every Shaker throw's outcome, worked out once: a Sweepstakes is a lookup. Every seat's bot
+    marks the first free space in one preference order, so the i-th marker of a Sweepstakes is
+    on the i-th space of that order: bit i of a throw's four says whether that space wins."""
     shape, a, b, _ = spaces()
-    return _throw_table(shape, a, b)
+    return _throw_table(shape, a, b, bot_params()[3][:SEATS])
 
 
 @njit(cache=True)
-def _throw_table(shape: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    out = np.zeros(6**6 // 4, dtype=np.int64)
+def _throw_table(shape: np.ndarray, a: np.ndarray, b: np.ndarray,
+                 order: np.ndarray) -> np.ndarray:  # fmt: skip
+    out = np.zeros(6**6 // 16, dtype=np.int64)
     dice = np.empty(6, dtype=np.int64)
     for u in range(6**6):
         _throw_faces(u, dice)
-        for sp in range(shape.size):
+        for i, sp in enumerate(order):
             if wins(shape[sp], a[sp], b[sp], dice, 0):
-                out[u >> 2] |= 1 << (16 * (u & 3) + sp)
+                out[u >> 4] |= 1 << (4 * (u & 15) + i)
     return out
 
 
@@ -339,19 +358,33 @@ def _wrap(i: int, n: int) -> int:
 
 
 @njit(cache=True, inline="always", **NO_REFCOUNT)
+def _seat(p: int) -> int:
+    """Seat ``p`` (0-3) as LLVM can see it is one: an array index it needs no negative-index
+    fix-up for (Numba adds one to every signed index it cannot prove non-negative)."""
+    return p & (SEATS - 1)
+
+
+@njit(cache=True, inline="always", **NO_REFCOUNT)
+def _small(i: int) -> int:
+    """A space, ticket kind or pile count (below ``SMALL``) read back from ``s``, as ``_seat``."""
+    return i & (SMALL - 1)
+
+
+@njit(cache=True, inline="always", **NO_REFCOUNT)
 def _return_ticket(s: np.ndarray, k: int) -> None:
     """A ticket of kind ``k`` goes back: counted (for a tape's draws) and on the pile."""
+    k = _small(k)
     s[DECK + k] += 1
-    s[PILE + s[DECK_N]] = k
+    s[PILE + _small(s[DECK_N])] = k
     s[DECK_N] += 1
 
 
 @njit(cache=True, inline="always", **NO_REFCOUNT)
-def _draw_ticket(s: np.ndarray, state: np.ndarray, tape: np.ndarray, at: np.ndarray) -> Any:
+def _draw_ticket(s: np.ndarray, rng: Any, tape: np.ndarray, at: np.ndarray) -> tuple[Any, Any]:
     """A uniform ticket off the pile: from the stream a uniform slot (no walk over the kinds);
     from a tape number ``v % k`` of the tickets in sorted order, as the engine lists them."""
-    n = s[DECK_N]
-    i = _below(state, tape, at, n)
+    n = _small(s[DECK_N])
+    rng, i = _below(rng, tape, at, n)
     if _taped(tape):
         k = 0
         while i >= s[DECK + k]:
@@ -360,17 +393,20 @@ def _draw_ticket(s: np.ndarray, state: np.ndarray, tape: np.ndarray, at: np.ndar
         i = 0
         while s[PILE + i] != k:
             i += 1
-    k = s[PILE + i]
+    k = _small(s[PILE + i])
     s[PILE + i] = s[PILE + n - 1]
     s[DECK_N] = n - 1
     s[DECK + k] -= 1
-    return k
+    return rng, k
 
 
 # --- money and turns ---------------------------------------------------------------------------
+# Where the game is (phase, the player on turn, turns so far) lives in the game's locals: a step
+# that changes it returns the new values. ``s`` keeps the rest, which changes less often.
 @njit(cache=True, inline="always", **NO_REFCOUNT)
 def _gain(s: np.ndarray, seat: int, amount: int) -> None:
     """Money in: a purse at the target may end the game, so the end checks look again."""
+    seat = _seat(seat)
     s[CASH + seat] += amount
     if s[CASH + seat] >= TARGET:
         s[MAY_END] = 1
@@ -379,6 +415,7 @@ def _gain(s: np.ndarray, seat: int, amount: int) -> None:
 @njit(cache=True, inline="always", **NO_REFCOUNT)
 def _knock_out(s: np.ndarray, seat: int) -> None:
     """An IOU holder whose cash reaches $0 is out; their tickets go back to the pile."""
+    seat = _seat(seat)
     if s[IOU + seat] and not s[OUT + seat] and s[CASH + seat] == 0:
         s[OUT + seat] = 1
         s[MAY_END] = 1  # one player left would win
@@ -397,6 +434,7 @@ def _knock_out(s: np.ndarray, seat: int) -> None:
 def _charge(s: np.ndarray, seat: int, amount: int, to: int) -> None:
     """A forced payment (to a seat, or the bank when ``to`` < 0): an IOU if needed, then
     as much as the purse holds."""
+    seat = _seat(seat)
     if s[CASH + seat] < amount and not s[IOU + seat]:
         s[IOU + seat] = 1
         s[IOUS] += 1
@@ -409,63 +447,52 @@ def _charge(s: np.ndarray, seat: int, amount: int, to: int) -> None:
 
 
 @njit(cache=True, inline="always", **NO_REFCOUNT)
-def _finish(s: np.ndarray, seat: int) -> None:
-    s[WINNER] = seat
-    s[PHASE] = OVER
-    s[CHANCE] = NONE
-
-
-@njit(cache=True, inline="always", **NO_REFCOUNT)
-def _begin_turn(s: np.ndarray, seat: int) -> None:
-    s[TURNS] += 1
-    s[CUR] = seat
-    s[PHASE] = TURN
+def _begin_turn(s: np.ndarray, seat: int, turns: int) -> tuple[int, int, int]:
+    """``seat`` plays: (phase, player on turn, turns)."""
     s[MAY_BUY] = 1
+    return TURN, _seat(seat), turns + 1
 
 
 @njit(cache=True, inline="always", **NO_REFCOUNT)
-def _next_turn(s: np.ndarray, d: np.ndarray) -> None:
+def _next_turn(s: np.ndarray, d: np.ndarray, cur: int, turns: int) -> tuple[int, int, int]:
     """The next seat still in plays, unless the turn cap stops the game (richest wins)."""
     n = d[PLAYERS]
-    if s[PHASE] == OVER:
-        return
-    if s[TURNS] >= d[MAX_TURNS]:
+    if turns >= d[MAX_TURNS]:
         s[BY_LIMIT] = 1
         best, worth = -1, 0
         for p in range(n):
             w = s[CASH + p] - (IOU_LOAN + IOU_INTEREST) * s[IOU + p]
             if not s[OUT + p] and (best < 0 or w > worth):
                 best, worth = p, w
-        _finish(s, best)
-        return
-    seat = s[CUR]
+        s[WINNER] = best
+        return OVER, cur, turns
+    seat = cur
     for _ in range(n):
-        seat = _wrap(seat + 1, n)
+        seat = _seat(_wrap(seat + 1, n))
         if not s[OUT + seat]:
             break
     if s[OUT + seat]:  # nobody is left in (the engine has no rule for it): no winner
-        _finish(s, -1)
-        return
-    _begin_turn(s, seat)
+        s[WINNER] = -1
+        return OVER, cur, turns
+    return _begin_turn(s, seat, turns)
 
 
 @njit(cache=True, inline="always", **NO_REFCOUNT)
-def _end_turn(s: np.ndarray, d: np.ndarray) -> None:
+def _end_turn(s: np.ndarray, d: np.ndarray, cur: int, turns: int) -> tuple[int, int, int]:
     """An unclaimed Start payment waits for one last claim; else the next turn."""
-    if s[START_DUE] and not s[OUT + s[CUR]]:
-        s[PHASE] = CLAIM
-    else:
-        s[START_DUE] = 0
-        _next_turn(s, d)
+    if s[START_DUE] and not s[OUT + cur]:
+        return CLAIM, cur, turns
+    s[START_DUE] = 0
+    return _next_turn(s, d, cur, turns)
 
 
 @njit(cache=True, inline="always", **NO_REFCOUNT)
-def _check_end(s: np.ndarray, n: int) -> None:
+def _decided(s: np.ndarray, n: int, cur: int) -> int:
     """The richest debt-free player at the target wins (ties: first from the player on turn);
-    or the last one still in. Only money in, a repaid IOU or a player out can change that, and
-    they flag it: else nothing is looked at."""
+    or the last one still in; else ``GOES_ON``. Only money in, a repaid IOU or a player out can
+    change that, and they flag it: else nothing is looked at."""
     if not s[MAY_END]:
-        return
+        return GOES_ON
     s[MAY_END] = 0
     alive, last, rich = 0, -1, False
     for p in range(n):  # the common case first: nobody there yet, two or more still in
@@ -474,28 +501,43 @@ def _check_end(s: np.ndarray, n: int) -> None:
             last = p
             rich = rich or (not s[IOU + p] and s[CASH + p] >= TARGET)
     if not rich:
-        if alive == 1:
-            _finish(s, last)
-        return
-    cur = s[CUR]
+        return last if alive == 1 else GOES_ON
     best, top = -1, -1
     for k in range(n):
-        p = _wrap(cur + k, n)
+        p = _seat(_wrap(cur + k, n))
         if not s[OUT + p] and not s[IOU + p] and s[CASH + p] >= TARGET and s[CASH + p] > top:
             best, top = p, s[CASH + p]
-    _finish(s, best)
+    return best
+
+
+@njit(cache=True, inline="always", **NO_REFCOUNT)
+def _follow(s: np.ndarray, d: np.ndarray, then: int, phase: int, cur: int,
+            turns: int) -> tuple[int, int, int, int]:  # fmt: skip
+    """What a move leaves to do (``then``): a chance move, or the turn to end or pass on, or a
+    new phase. Returns (phase, pending chance move, player on turn, turns)."""
+    if then <= SHAKER:  # a chance move (or nothing) comes next
+        return phase, then, cur, turns
+    if then == THEN_END:
+        phase, cur, turns = _end_turn(s, d, cur, turns)
+    elif then == THEN_PASS:
+        phase, cur, turns = _next_turn(s, d, cur, turns)
+    elif then == THEN_MARKERS:
+        phase = MARKER
+    else:
+        phase = DOUBLES
+    return phase, NONE, cur, turns
 
 
 # --- events ------------------------------------------------------------------------------------
+# Each returns what follows it (``then``): a chance move, or the turn to end.
 @njit(cache=True, **NO_REFCOUNT)
-def _sweepstakes(s: np.ndarray, n: int, caller: int) -> None:
+def _sweepstakes(s: np.ndarray, n: int, caller: int) -> int:
     """Everyone still in pays the entry, from the caller round; then markers in that order."""
     s[SWEEPS] += 1
-    s[MARKED] = 0
     s[MARKS] = 0
     q = 0
     for k in range(n):
-        p = _wrap(caller + k, n)
+        p = _seat(_wrap(caller + k, n))
         if s[OUT + p]:
             continue
         _charge(s, p, SWEEP_FEE, -1)
@@ -503,51 +545,49 @@ def _sweepstakes(s: np.ndarray, n: int, caller: int) -> None:
             s[QUEUE + q] = p
             q += 1
     s[QLEN] = q
-    s[PHASE] = MARKER
     if q == 0:
         s[SHAKER_FOR] = FOR_SWEEP
-        s[CHANCE] = SHAKER
+        return SHAKER
+    return THEN_MARKERS
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def _lottery(s: np.ndarray, d: np.ndarray) -> None:
+def _lottery(s: np.ndarray, d: np.ndarray) -> int:
     held = 0
     for p in range(d[PLAYERS]):
         held += s[NHELD + p]
     if held == 0:  # nobody holds a ticket: no Lottery
-        _end_turn(s, d)
-        return
+        return THEN_END
     s[LOTTOS] += 1
     s[SHAKER_FOR] = FOR_LOTTERY
-    s[CHANCE] = SHAKER
+    return SHAKER
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def _horse_race(s: np.ndarray, n: int) -> None:
+def _horse_race(s: np.ndarray, n: int, cur: int) -> int:
     """Everyone still in pays the entry, from the player on turn round; each is dealt a horse."""
     s[RACES_HELD] += 1
-    cur = s[CUR]
     for k in range(n):
-        p = _wrap(cur + k, n)
+        p = _seat(_wrap(cur + k, n))
         if not s[OUT + p]:
             _charge(s, p, RACE_FEE, -1)
     h = 0
     for k in range(n):
-        p = _wrap(cur + k, n)
+        p = _seat(_wrap(cur + k, n))
         if not s[OUT + p]:
             s[HQ + h] = p
             h += 1
     s[HQLEN] = h
-    s[CHANCE] = HORSE_DEAL
+    return HORSE_DEAL
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def _fortune(s: np.ndarray, d: np.ndarray, card: int) -> int:
-    """Card ``card`` read by the player on turn; returns the steps it moves them (else 0)."""
+def _fortune(s: np.ndarray, d: np.ndarray, card: int, cur: int) -> tuple[int, int]:
+    """Card ``card`` read by the player on turn: (steps it moves them, else 0; what follows)."""
     n, cards = d[PLAYERS], d[N_CARDS]
     s[KNOWN + _wrap(s[KNOWN_HEAD] + s[KNOWN_N], cards)] = card  # back to the bottom of the deck
     s[KNOWN_N] += 1
-    cur, e, amount = s[CUR], d[EFFECT + card], d[CARD_AMOUNT + card]
+    e, amount = d[EFFECT + card], d[CARD_AMOUNT + card]
     if e == COLLECT:
         _gain(s, cur, amount)
     elif e == PAY:
@@ -561,33 +601,25 @@ def _fortune(s: np.ndarray, d: np.ndarray, card: int) -> int:
             if p != cur and not s[OUT + p]:
                 _charge(s, cur, amount, p)
     elif e == ADVANCE:
-        return amount
+        return amount, NONE
     elif e == GO_TO:
         size = d[N_SPACES]
         for k in range(1, size + 1):
             if d[KIND + _wrap(s[POSN + cur] + k, size)] == d[CARD_TO + card]:
-                return k
+                return k, NONE
     elif e == CALL_SWEEP:
-        _sweepstakes(s, n, cur)
-        return 0
+        return 0, _sweepstakes(s, n, cur)
     elif e == CALL_LOTTERY:
-        _lottery(s, d)
-        return 0
+        return 0, _lottery(s, d)
     else:
-        _horse_race(s, n)
-        return 0
-    if s[OUT + cur]:
-        _next_turn(s, d)
-    else:
-        _end_turn(s, d)
-    return 0
+        return 0, _horse_race(s, n, cur)
+    return 0, THEN_PASS if s[OUT + cur] else THEN_END
 
 
 @njit(cache=True, inline="always", **NO_REFCOUNT)
-def _land(s: np.ndarray, d: np.ndarray) -> int:
-    """Do what the space says; returns the steps a Fortune card moves the player on (else 0)."""
-    cur = s[CUR]
-    at = s[POSN + cur]
+def _land(s: np.ndarray, d: np.ndarray, cur: int) -> tuple[int, int]:
+    """Do what the space says: (steps a Fortune card moves the player on, else 0; what follows)."""
+    at = _small(s[POSN + cur])
     delta = d[DELTA + at]
     if delta != EVENT:  # plain money (or Start): one test instead of a chain over the kinds
         c = s[CASH + cur] + delta
@@ -599,33 +631,28 @@ def _land(s: np.ndarray, d: np.ndarray) -> int:
                 s[MAY_END] = 1
             if c == 0:
                 _knock_out(s, cur)
-        _end_turn(s, d)
-        return 0
+        return 0, THEN_END
     k = d[KIND + at]
     if k == FORTUNE_SPACE:
         if s[UNSEEN_N]:
-            s[CHANCE] = FORTUNE
-            return 0
+            return 0, FORTUNE
         card = s[KNOWN + s[KNOWN_HEAD]]  # every card seen: the deck order is known
         s[KNOWN_HEAD] = _wrap(s[KNOWN_HEAD] + 1, d[N_CARDS])
         s[KNOWN_N] -= 1
-        return _fortune(s, d, card)
-    elif k == SWEEP_SPACE:
-        _sweepstakes(s, d[PLAYERS], cur)
-        return 0
-    elif k == LOTTERY_SPACE:
-        _lottery(s, d)
-    else:  # a Horse Race or the Daily Double
-        _horse_race(s, d[PLAYERS])
-    return 0
+        return _fortune(s, d, card, cur)
+    if k == SWEEP_SPACE:
+        return 0, _sweepstakes(s, d[PLAYERS], cur)
+    if k == LOTTERY_SPACE:
+        return 0, _lottery(s, d)
+    return 0, _horse_race(s, d[PLAYERS], cur)  # a Horse Race or the Daily Double
 
 
 @njit(cache=True, inline="always", **NO_REFCOUNT)
-def _move(s: np.ndarray, d: np.ndarray, steps: int) -> None:
+def _move(s: np.ndarray, d: np.ndarray, cur: int, steps: int) -> int:
     """Move the player on turn, passing Start, landing; again while a Fortune card says so."""
     size = d[N_SPACES]
+    then = NONE
     while steps > 0:
-        cur = s[CUR]
         new = s[POSN + cur] + steps
         if new >= size:
             if d[AUTO_CLAIM]:
@@ -633,10 +660,12 @@ def _move(s: np.ndarray, d: np.ndarray, steps: int) -> None:
             else:
                 s[START_DUE] = 1
         s[POSN + cur] = _wrap(new, size) if new < 2 * size else new % size
-        steps = _land(s, d)
+        steps, then = _land(s, d, cur)
+    return then
 
 
 # --- one move ----------------------------------------------------------------------------------
+# A move returns what follows it, the moves it counts, and the stream's counter.
 @njit(cache=True, inline="always", **NO_REFCOUNT)
 def _settle_shaker(s: np.ndarray, d: np.ndarray, throw: int) -> None:
     """Pay the Lottery's tickets (all go back to the pile) or the Sweepstakes' markers."""
@@ -647,50 +676,61 @@ def _settle_shaker(s: np.ndarray, d: np.ndarray, throw: int) -> None:
             throw //= 6
         for p in range(d[PLAYERS]):
             for i in range(s[NHELD + p]):
-                k = s[HELD + MAX_TICKETS * p + i]
+                k = _small(s[HELD + MAX_TICKETS * p + i])
                 m = d[TMASK + k]
                 if shown & m == m:
                     _gain(s, p, LOTTERY_PRIZE)
                 _return_ticket(s, k)
             s[NHELD + p] = 0
     else:
-        won = d[THROWS + (throw >> 2)] >> (16 * (throw & 3))
-        for i in range(s[MARKS]):
-            sp = s[MSPACE + i]
-            if won >> sp & 1:
-                _gain(s, s[MOWNER + i], d[PRIZE + sp])
-        s[MARKED] = 0
-    _end_turn(s, d)
+        won = d[THROWS + (throw >> 4)] >> (4 * (throw & 15))
+        for i in range(s[MARKS]):  # the i-th marker is on the i-th preferred space
+            if won >> i & 1:
+                _gain(s, s[MOWNER + i], d[PRIZE + d[PREF + i]])
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def _deal_race(s: np.ndarray, d: np.ndarray, rng: Any, tape: np.ndarray,
+               at: np.ndarray) -> Any:  # fmt: skip
+    """A tape deals each player in the race a horse in turn, then throws the die."""
+    horses = d[N_HORSES]
+    for i in range(s[HQLEN]):
+        rng, j = _below(rng, tape, at, horses - i)
+        for h in range(horses):
+            if not s[TAKEN + h]:
+                if j == 0:
+                    s[TAKEN + h] = 1
+                    s[HCARD + i] = d[HORSE + h]
+                    break
+                j -= 1
+    rng, face = _below(rng, tape, at, 6)
+    for i in range(s[HQLEN]):
+        if s[HCARD + i] == face + 1:
+            _gain(s, s[HQ + i], RACE_PRIZE)
+            break
+    for h in range(horses):
+        s[TAKEN + h] = 0
+    return rng
 
 
 @njit(cache=True, inline="always", **NO_REFCOUNT)
-def _chance(s: np.ndarray, d: np.ndarray, state: np.ndarray, tape: np.ndarray,
-            at: np.ndarray) -> None:  # fmt: skip
+def _chance(s: np.ndarray, d: np.ndarray, kind: int, cur: int, rng: Any, tape: np.ndarray,
+            at: np.ndarray) -> tuple[int, int, Any]:  # fmt: skip
     """The pending chance move (a Shaker's six dice, or a race's deals and die, as one)."""
-    n = d[PLAYERS]
-    kind = s[CHANCE]
-    s[CHANCE] = NONE
-    cur = s[CUR]
     if kind == MOVE:
-        a, b = _two_dice(state, tape, at)
-        s[MOVES] += 1
-        if a == b:
-            s[PHASE] = DOUBLES
-        else:
-            _move(s, d, a + b)
-    elif kind == AGAIN:
-        a, b = _two_dice(state, tape, at)
-        s[MOVES] += 1
+        rng, a, b = _two_dice(rng, tape, at)
+        return (THEN_DOUBLES if a == b else _move(s, d, cur, a + b)), 1, rng
+    if kind == AGAIN:
+        rng, a, b = _two_dice(rng, tape, at)
         if a == b:
             _gain(s, cur, DOUBLES_PRIZE)
-        _end_turn(s, d)
-    elif kind == SHAKER:
-        throw = _shaker(state, tape, at)
-        s[MOVES] += 6
+        return THEN_END, 1, rng
+    if kind == SHAKER:
+        rng, throw = _shaker(rng, tape, at)
         _settle_shaker(s, d, throw)
-    elif kind == FORTUNE:
-        i = _below(state, tape, at, s[UNSEEN_N])
-        s[MOVES] += 1
+        return THEN_END, 6, rng
+    if kind == FORTUNE:
+        rng, i = _below(rng, tape, at, s[UNSEEN_N])
         card = s[UNSEEN + i]
         s[UNSEEN_N] -= 1
         if _taped(tape):  # a tape's draws read the unseen cards in deck order
@@ -698,68 +738,62 @@ def _chance(s: np.ndarray, d: np.ndarray, state: np.ndarray, tape: np.ndarray,
                 s[UNSEEN + j] = s[UNSEEN + j + 1]
         else:  # the stream's in any order: the last takes the drawn card's slot
             s[UNSEEN + i] = s[UNSEEN + s[UNSEEN_N]]
-        steps = _fortune(s, d, card)
+        steps, then = _fortune(s, d, card, cur)
         if steps:
-            _move(s, d, steps)
-    elif kind == HORSE_DEAL and not _taped(tape):
-        # Only who wins matters: the die, then where that horse went. Dealt at random, it is
-        # equally likely in each of the deck's places, the first ones those of the players.
-        face = _below(state, tape, at, 6) + 1
-        s[MOVES] += s[HQLEN] + 1
-        if d[HORSE_AT + face] >= 0 and s[HQLEN]:
-            j = _below(state, tape, at, d[N_HORSES])
-            if j < s[HQLEN]:
-                _gain(s, s[HQ + j], RACE_PRIZE)
-        _end_turn(s, d)
-    elif kind == HORSE_DEAL:  # a tape deals each player's horse in turn, then throws the die
-        horses = d[N_HORSES]
-        for i in range(s[HQLEN]):  # each player in the race is dealt a horse, then the die
-            j = _below(state, tape, at, horses - i)
-            for h in range(horses):
-                if not s[TAKEN + h]:
-                    if j == 0:
-                        s[TAKEN + h] = 1
-                        s[HCARD + i] = d[HORSE + h]
-                        break
-                    j -= 1
-        face = _below(state, tape, at, 6) + 1
-        s[MOVES] += s[HQLEN] + 1
-        for i in range(s[HQLEN]):
-            if s[HCARD + i] == face:
-                _gain(s, s[HQ + i], RACE_PRIZE)
-                break
-        for h in range(horses):
-            s[TAKEN + h] = 0
-        _end_turn(s, d)
-    else:  # the throw for first player, ties throwing again, all of it
-        m = n
-        for p in range(n):
-            s[HQ + p] = p  # the contenders
-        while m > 1:
-            best = 0
-            for i in range(m):
-                a, b = _two_dice(state, tape, at)
-                s[MOVES] += 1
-                s[HCARD + i] = a + b
-                best = max(best, a + b)
-            k = 0
-            for i in range(m):
-                if s[HCARD + i] == best:
-                    s[HQ + k] = s[HQ + i]
-                    k += 1
-            m = k
-        _begin_turn(s, s[HQ])
+            then = _move(s, d, cur, steps)
+        return then, 1, rng
+    # a Horse Race's deals and die
+    made = s[HQLEN] + 1
+    if _taped(tape):
+        return THEN_END, made, _deal_race(s, d, rng, tape, at)
+    # Only who wins matters: the die, then where that horse went. Dealt at random, it is
+    # equally likely in each of the deck's places, the first ones those of the players.
+    rng, face = _below(rng, tape, at, 6)
+    if d[HORSE_AT + face + 1] >= 0 and s[HQLEN]:
+        rng, j = _below(rng, tape, at, d[N_HORSES])
+        if j < s[HQLEN]:
+            _gain(s, s[HQ + j], RACE_PRIZE)
+    return THEN_END, made, rng
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def _throw_off(s: np.ndarray, n: int, rng: Any, tape: np.ndarray,
+               at: np.ndarray) -> tuple[int, int, Any]:  # fmt: skip
+    """The throw for first player, ties throwing again: (first player, moves, counter)."""
+    m, made = n, 0
+    for p in range(n):
+        s[HQ + p] = p  # the contenders
+    while m > 1:
+        best = 0
+        for i in range(m):
+            rng, a, b = _two_dice(rng, tape, at)
+            made += 1
+            s[HCARD + i] = a + b
+            best = max(best, a + b)
+        k = 0
+        for i in range(m):
+            if s[HCARD + i] == best:
+                s[HQ + k] = s[HQ + i]
+                k += 1
+        m = k
+    return s[HQ], made, rng
 
 
 @njit(cache=True, inline="always", **NO_REFCOUNT)
-def _player(s: np.ndarray, d: np.ndarray, state: np.ndarray, tape: np.ndarray,
-            at: np.ndarray) -> None:  # fmt: skip
-    """The sensible bot's move for the seat the game waits for."""
-    phase, cur = s[PHASE], s[CUR]
-    seat = s[QUEUE] if phase == MARKER else cur
+def _buys(s: np.ndarray, d: np.ndarray, seat: int) -> bool:
+    """Does the bot buy a ticket now (it still may this turn)?"""
     c = s[CASH + seat]
-    s[MOVES] += 1
-    if s[IOU + seat] and not s[OUT + seat] and c >= d[REPAY_MIN]:
+    return (s[NHELD + seat] < MAX_TICKETS and c >= TICKET_PRICE and s[DECK_N] > 0
+            and c >= d[BUY_MIN])  # fmt: skip
+
+
+@njit(cache=True, inline="always", **NO_REFCOUNT)
+def _player(s: np.ndarray, d: np.ndarray, phase: int, cur: int, rng: Any, tape: np.ndarray,
+            at: np.ndarray) -> tuple[int, int, Any]:  # fmt: skip
+    """The sensible bot's move for the seat the game waits for."""
+    seat = _seat(s[QUEUE]) if phase == MARKER else cur
+    then, made = NONE, 1
+    if s[IOU + seat] and not s[OUT + seat] and s[CASH + seat] >= d[REPAY_MIN]:
         s[IOU + seat] = 0
         s[CASH + seat] -= IOU_LOAN + IOU_INTEREST
         s[MAY_END] = 1  # debt-free now
@@ -767,70 +801,57 @@ def _player(s: np.ndarray, d: np.ndarray, state: np.ndarray, tape: np.ndarray,
         s[START_DUE] = 0
         _gain(s, seat, START_PAY)
         if phase == CLAIM:
-            _next_turn(s, d)
-    elif (phase == TURN and s[MAY_BUY] and s[NHELD + seat] < MAX_TICKETS and c >= TICKET_PRICE
-          and s[DECK_N] > 0 and c >= d[BUY_MIN]):  # fmt: skip
+            then = THEN_PASS
+    elif phase == TURN and s[MAY_BUY] and _buys(s, d, seat):
         # Every ticket it buys now, each drawn at once, then its roll: in between only its purse
         # and the pile change (the end checks see nothing new, nobody else may act, and the
         # purse only goes down: no IOU to repay and no Start to claim before the next buy).
         while True:
             s[CASH + seat] -= TICKET_PRICE
-            s[HELD + MAX_TICKETS * seat + s[NHELD + seat]] = _draw_ticket(s, state, tape, at)
+            rng, k = _draw_ticket(s, rng, tape, at)
+            s[HELD + MAX_TICKETS * seat + _small(s[NHELD + seat])] = k
             s[NHELD + seat] += 1
-            s[MOVES] += 2  # the ticket, then the next choice
+            made += 2  # the ticket, then the next choice
             _knock_out(s, seat)
             if s[OUT + seat]:  # the main loop's checks end the game or pass the turn on
-                s[MOVES] -= 1
-                return
-            c = s[CASH + seat]
-            if not (s[NHELD + seat] < MAX_TICKETS and c >= TICKET_PRICE and s[DECK_N] > 0
-                    and c >= d[BUY_MIN]):  # fmt: skip
+                return NONE, made - 1, rng
+            if not _buys(s, d, seat):
                 break
         s[MAY_BUY] = 0
-        s[CHANCE] = MOVE
+        then = MOVE
     elif phase == DOUBLES:
-        if d[ROLL_AGAIN]:
-            s[CHANCE] = AGAIN
-        else:
-            _sweepstakes(s, d[PLAYERS], seat)
+        then = AGAIN if d[ROLL_AGAIN] else _sweepstakes(s, d[PLAYERS], seat)
     elif phase == MARKER:  # every marker in a row, while the next seat has nothing else to do
         while True:
-            for i in range(SHAKER_SPACES):
-                sp = d[PREF + i]
-                if not s[MARKED] >> sp & 1:
-                    s[MARKED] |= 1 << sp
-                    s[MSPACE + s[MARKS]] = sp
-                    s[MOWNER + s[MARKS]] = seat
-                    s[MARKS] += 1
-                    break
+            s[MOWNER + _small(s[MARKS])] = seat  # on the first free space in the bot's order
+            s[MARKS] += 1
             s[QLEN] -= 1
             for i in range(s[QLEN]):
                 s[QUEUE + i] = s[QUEUE + i + 1]
             if s[QLEN] == 0:
                 s[SHAKER_FOR] = FOR_SWEEP
-                s[CHANCE] = SHAKER
+                then = SHAKER
                 break
             # A marker changes nobody's standing (the end checks after it see nothing new);
             # the next seat places theirs now unless it repays an IOU or claims Start first.
             _knock_out(s, seat)
-            nxt = s[QUEUE]
+            nxt = _seat(s[QUEUE])
             if (s[IOU + nxt] and s[CASH + nxt] >= d[REPAY_MIN]) or (s[START_DUE] and nxt == cur):
                 break
             seat = nxt
-            s[MOVES] += 1
+            made += 1
     else:
         s[MAY_BUY] = 0
-        s[CHANCE] = MOVE
+        then = MOVE
     _knock_out(s, seat)
+    return then, made, rng
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def play(d: np.ndarray, s: np.ndarray, state: np.ndarray, tape: np.ndarray,
-         at: np.ndarray) -> int:  # fmt: skip
-    """One game on the array ``s``; returns the winner (-1: nobody left in)."""
-    n = d[PLAYERS]
+def _deal(d: np.ndarray, s: np.ndarray) -> None:
+    """A new game on ``s``: purses, the ticket pile, the Fortune deck unseen."""
     s[:UNSEEN] = 0  # the Fortune blocks are written before they are read
-    for p in range(n):
+    for p in range(d[PLAYERS]):
         s[CASH + p] = START_CASH
     for k in range(d[N_KINDS]):
         s[DECK + k] = d[DECK0 + k]
@@ -840,28 +861,52 @@ def play(d: np.ndarray, s: np.ndarray, state: np.ndarray, tape: np.ndarray,
     for i in range(d[N_CARDS]):
         s[UNSEEN + i] = i
     s[UNSEEN_N] = d[N_CARDS]
-    if d[FIRST] >= 0:
-        _begin_turn(s, d[FIRST])
-    else:
-        s[PHASE] = ORDER
-        s[CHANCE] = THROW_OFF
-    while s[PHASE] != OVER:
-        if s[CHANCE] == NONE:
-            _player(s, d, state, tape, at)
+
+
+@njit(cache=True, inline="always", **NO_REFCOUNT)
+def _settled(s: np.ndarray, n: int, phase: int, chance: int, cur: int) -> tuple[int, int]:
+    """The end-of-game checks after a move: (phase, pending chance move)."""
+    w = _decided(s, n, cur)
+    if w == GOES_ON:
+        return phase, chance
+    s[WINNER] = w
+    return OVER, NONE
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def play(d: np.ndarray, s: np.ndarray, rng: Any, tape: np.ndarray,
+         at: np.ndarray) -> tuple[int, Any]:  # fmt: skip
+    """One game on the array ``s``: (the winner, -1 when nobody is left in; the counter)."""
+    n = d[PLAYERS]
+    _deal(d, s)
+    first, moves = d[FIRST], 0
+    if first < 0:
+        first, moves, rng = _throw_off(s, n, rng, tape, at)
+    phase, cur, turns = _begin_turn(s, first, 0)
+    chance = NONE
+    while phase != OVER:
+        if chance == NONE:
+            then, made, rng = _player(s, d, phase, cur, rng, tape, at)
+            moves += made
+            phase, chance, cur, turns = _follow(s, d, then, phase, cur, turns)
         # A choice that calls for chance (a roll, a ticket, the last marker) changes nobody's
         # standing, so the end-of-game checks after it could not end the game: the chance
         # move follows in the same round, and the checks run once for the two.
-        while s[CHANCE] != NONE:  # chance moves in a row (a card, a Shaker, a race's deals)
-            _chance(s, d, state, tape, at)
-            if s[CHANCE] != NONE:
-                _check_end(s, n)
-        if s[PHASE] != OVER:
-            _check_end(s, n)
-        on_turn = s[PHASE] in (TURN, DOUBLES, CLAIM) and s[CHANCE] == NONE
-        if on_turn and s[OUT + s[CUR]]:  # went out on their own turn: play passes on
+        while chance != NONE:  # chance moves in a row (a card, a Shaker, a race's deals)
+            then, made, rng = _chance(s, d, chance, cur, rng, tape, at)
+            moves += made
+            phase, chance, cur, turns = _follow(s, d, then, phase, cur, turns)
+            if chance != NONE:
+                phase, chance = _settled(s, n, phase, chance, cur)
+        if phase != OVER:
+            phase, chance = _settled(s, n, phase, chance, cur)
+        on_turn = phase in (TURN, DOUBLES, CLAIM) and chance == NONE
+        if on_turn and s[OUT + cur]:  # went out on their own turn: play passes on
             s[START_DUE] = 0
-            _next_turn(s, d)
-    return s[WINNER]
+            phase, cur, turns = _next_turn(s, d, cur, turns)
+    s[MOVES] = moves
+    s[TURNS] = turns
+    return s[WINNER], rng
 
 
 @njit(cache=True, error_model="numpy")
@@ -869,11 +914,10 @@ def _chunk(seed: np.uint64, lo: int, hi: int, d: np.ndarray, winners: np.ndarray
            figures: np.ndarray) -> None:  # fmt: skip
     s = np.zeros(STATE_SIZE, dtype=np.int64)
     no_tape = np.zeros(0, dtype=np.int8)  # not play_tape's type: a build without the tape
-    state = np.empty(1, dtype=np.uint64)
-    state[0] = seed
     at = np.zeros(1, dtype=np.int64)
+    rng = seed
     for i in range(lo, hi):
-        w = play(d, s, state, no_tape, at)
+        w, rng = play(d, s, rng, no_tape, at)
         winners[i] = -2 if s[BY_LIMIT] else w  # -2: stopped by the turn cap (stats.TRUNCATED)
         out = 0
         for p in range(d[PLAYERS]):
@@ -913,7 +957,7 @@ def play_tape(tape: np.ndarray, options: dict[str, Any]) -> tuple[int, int, list
     s = np.zeros(STATE_SIZE, dtype=np.int64)
     at = np.zeros(1, dtype=np.int64)
     tape = np.ascontiguousarray(tape, dtype=np.int64)
-    w = play(d, s, np.zeros(1, dtype=np.uint64), tape, at)
+    w, _ = play(d, s, np.uint64(0), tape, at)
     n = int(d[PLAYERS])
     figures = [int(s[MOVES]), int(s[TURNS]), int(s[IOUS]), int(s[OUT : OUT + n].sum()),
                int(s[SWEEPS]), int(s[LOTTOS]), int(s[RACES_HELD]), int(s[BY_LIMIT])]  # fmt: skip
