@@ -48,6 +48,16 @@ STANDBY_SECONDS = 3.0  # how much later another process's bots and timers step i
 LOBBY_SIZE = 200  # waiting tables listed, newest first
 
 
+def engine_seat(seat: SeatKey | None) -> int | None:
+    """The engine's seat for a table seat: the dealer and spectators see the public view."""
+    return None if seat is None or seat == DEALER else int(seat)
+
+
+def first_event(count: int, since: int | None) -> int:
+    """Where a frame's events start: after ``since``, or the last few for a new connection."""
+    return max(0, count - EVENTS_ON_JOIN) if since is None else min(since, count)
+
+
 def new_token() -> str:
     """A seat or host token: 256 random bits."""
     return secrets.token_urlsafe(32)
@@ -273,10 +283,6 @@ def merge_race(theirs: Any, ours: dict[str, Any] | None) -> dict[str, Any] | Non
     arrivals += [a for a in ours["arrivals"] if a not in arrivals]
     arrivals.sort(key=lambda a: a.get("result") == "too late")  # stable: the rest keep order
     return {**theirs, "arrivals": arrivals}
-
-
-def engine_seat(key: SeatKey) -> int | None:
-    return None if key == DEALER else int(key)
 
 
 def default_action(state: State, seat: int) -> dict[str, Any] | None:
@@ -896,13 +902,13 @@ class TableService:
         """One seat's ``frame`` as JSON text: its own seat and legal actions between the parts
         all seats share (the view, when the game shows every seat the same, and the events)."""
         st = table.state
-        es = None if seat is None or seat == DEALER else int(seat)
+        es = engine_seat(seat)
         view_key = es if type(st).VIEW_BY_SEAT else None
         view = parts.views.get(view_key)
         if view is None:
             view = parts.views[view_key] = wire.dumps(self.view(table, es))
         count = st.event_count
-        start = max(0, count - EVENTS_ON_JOIN) if since is None else min(since, count)
+        start = first_event(count, since)
         events = parts.events.get(start)
         if events is None:
             events = parts.events[start] = wire.dumps(st.events(start))
@@ -946,9 +952,9 @@ class TableService:
     def frame(self, table: Table, seat: SeatKey | None, since: int | None = None) -> dict[str, Any]:
         """The ``state`` frame for one seat (None: spectator): only what it may see."""
         st = table.state
-        es = None if seat is None or seat == DEALER else int(seat)
+        es = engine_seat(seat)
         count = st.event_count
-        start = max(0, count - EVENTS_ON_JOIN) if since is None else min(since, count)
+        start = first_event(count, since)
         playing = table.status == "playing"
         return {
             "type": "state",
@@ -968,7 +974,7 @@ class TableService:
 
     def finished_frame(self, table: Table, seat: SeatKey | None) -> dict[str, Any]:
         st = table.state
-        es = None if seat is None or seat == DEALER else int(seat)
+        es = engine_seat(seat)
         return {
             "type": "finished",
             "move": table.move,
@@ -981,7 +987,7 @@ class TableService:
         if table.status != "finished":
             raise ServerError("wrong_status", "the record is shown once the game is over")
         seat = table.seat_of(token) if token else None
-        es = None if seat is None or seat == DEALER else int(seat)
+        es = engine_seat(seat)
         return public_record(table.state, es)
 
     # --- bots, timers, expiry ---------------------------------------------------------------
