@@ -254,10 +254,7 @@ class Connection:
                 continue
             notice = notices.popleft()
             kind = notice.get("kind")
-            if kind == "moves" and not self.service.shared:  # the common case, in short
-                if self.table.move != self.last_move:  # not sent already (as a reply)
-                    await self.send_state()
-            elif kind == "seats":
+            if kind == "seats":
                 async with self.send_lock:
                     await self.send({"type": "seats", "table": self.table.summary()})
             elif kind == "timer":
