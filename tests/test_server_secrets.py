@@ -14,6 +14,8 @@ import asyncio
 import json
 import random
 import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,6 +29,19 @@ pytestmark = pytest.mark.server
 
 CARDS = set(full_deck())
 EAGER = ("roll", "done", "accept", "flip", "end_turn", "stop", "take", "claim_start")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server whose frame rate limit a bot-speed client never reaches.
+
+    These clients answer every frame at once, so a seat can send far more than the default 20
+    frames a second; the limit itself is tested in test_server_abuse.
+    """
+    workdir: Path = tmp_path_factory.mktemp("server")
+    proc = ServerProcess(workdir, None, "--rate-limit", "10000").start()
+    yield proc
+    proc.stop()
 
 
 def stored(server: ServerProcess, table_id: str) -> tuple[dict[str, Any], list[Any]]:
