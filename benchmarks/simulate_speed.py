@@ -6,6 +6,7 @@ ratio. Snake Eyes also against the NumPy bound (drawing the same number of dice 
 and peak memory as the number of games grows (it must stay flat: only tallies are kept).
 
     python benchmarks/simulate_speed.py [--seconds 3] [--memory-games 100000000]
+    python benchmarks/simulate_speed.py --games snap,gambler  # those games' rows only
 """
 
 from __future__ import annotations
@@ -136,21 +137,41 @@ def memory_run(games: int) -> None:
     print(f"{result.seconds} {peak_mib()}")
 
 
+def scaling(games: tuple[str, ...], seconds: float, cores: int) -> None:
+    """Each game from one thread to every core: best of 3 alternating runs each."""
+    print("scaling (wall clock, best of 3 alternating runs each; on a loaded machine the cores")
+    print("are not ours to scale onto):")
+    for game_id in games:
+        runs = [kernel_rate(game_id, seconds, t) for _ in range(3) for t in (1, cores)]
+        one, one_cpu = max(runs[0::2])
+        every, every_cpu = max(runs[1::2])
+        print(
+            f"  {game_id} 1 -> {cores} threads: {one:,.0f} -> {every:,.0f} games/s "
+            f"({every / one:.2f}x); per CPU second {one_cpu:,.0f} -> {every_cpu:,.0f} "
+            f"(parallel efficiency {every_cpu / one_cpu:.0%})"
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--memory-games", type=int, default=100_000_000)
+    ap.add_argument("--games", help="comma-separated: only these games' speed and scaling rows")
     ap.add_argument("--memory-run", type=int, help=argparse.SUPPRESS)  # one fresh process's run
     args = ap.parse_args()
     if args.memory_run:
         memory_run(args.memory_run)
         return
+    chosen = tuple(args.games.split(",")) if args.games else GAMES
+    unknown = set(chosen) - set(GAMES)
+    if unknown:
+        ap.error(f"--games: no kernel for {', '.join(sorted(unknown))}")
     cores = numba.get_num_threads()
     load = f"{os.getloadavg()[0]:.1f}"
     print(f"one core unless said; {cores} cores; load average {load}")
     print("two players; games per wall-clock second, and per CPU second (in brackets)")
     print(f"{'game':18} {'kernel games/s':>26} {'reference games/s':>22} {'ratio (CPU)':>12}")
-    for game_id in GAMES:
+    for game_id in chosen:
         fast, fast_cpu = kernel_rate(game_id, args.seconds, 1)
         ref, ref_cpu = reference_rate(game_id, args.seconds)
         print(
@@ -158,6 +179,9 @@ def main() -> None:
             f"{fast_cpu / ref_cpu:11,.0f}x"
         )
 
+    if args.games:
+        scaling(chosen, args.seconds, cores)
+        return
     numba.set_num_threads(1)
     cpu, bound = math.inf, math.inf
     for _ in range(3):  # in turn, the best of three each: a busy spell on a shared machine
@@ -182,17 +206,7 @@ def main() -> None:
             f"{theirs:,.0f}: {ours / theirs:,.0f}x"
         )
 
-    print("scaling (wall clock, best of 3 alternating runs each; on a loaded machine the cores")
-    print("are not ours to scale onto):")
-    for game_id in GAMES:
-        runs = [kernel_rate(game_id, args.seconds, t) for _ in range(3) for t in (1, cores)]
-        one, one_cpu = max(runs[0::2])
-        every, every_cpu = max(runs[1::2])
-        print(
-            f"  {game_id} 1 -> {cores} threads: {one:,.0f} -> {every:,.0f} games/s "
-            f"({every / one:.2f}x); per CPU second {one_cpu:,.0f} -> {every_cpu:,.0f} "
-            f"(parallel efficiency {every_cpu / one_cpu:.0%})"
-        )
+    scaling(GAMES, args.seconds, cores)
 
     try:
         import ray

@@ -207,6 +207,8 @@ def _chunk(seed: np.uint64, lo_g: int, hi_g: int, players: int, bankroll: int, l
     handle = np.zeros(codes.shape[1], dtype=np.int64)
     house = np.zeros(codes.shape[1], dtype=np.int64)
     no_path = np.zeros(0, dtype=np.int64)
+    # the chunk's own copies: no cache line shared between threads (race.run_chunks)
+    codes, multi = codes.copy(), multi.copy()
     for g in range(lo_g, hi_g):
         moves, rolls, bank = play(players, bankroll, lo, stay_up, max_rolls, codes, multi,
                                   state, NO_TAPE, pos, bets, purse, handle, house,

@@ -916,6 +916,8 @@ def _chunk(seed: np.uint64, lo: int, hi: int, d: np.ndarray, winners: np.ndarray
     no_tape = np.zeros(0, dtype=np.int8)  # not play_tape's type: a build without the tape
     at = np.zeros(1, dtype=np.int64)
     rng = seed
+    # the chunk's own copies: no cache line shared between threads (race.run_chunks)
+    d = d.copy()
     for i in range(lo, hi):
         w, rng = play(d, s, rng, no_tape, at)
         winners[i] = -2 if s[BY_LIMIT] else w  # -2: stopped by the turn cap (stats.TRUNCATED)

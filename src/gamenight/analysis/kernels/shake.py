@@ -304,6 +304,8 @@ def _chunk(
     pos = np.zeros(1, dtype=np.int64)
     total = np.empty(players, dtype=np.int64)
     work = scratch(players)
+    # the chunk's own copies: no cache line shared between threads (race.run_chunks)
+    shake_die, keep, hits_of = shake_die.copy(), keep.copy(), hits_of.copy()
     for g in range(lo, hi):
         w, moves, shakes, craps = play(players, rounds, k, final_rolloff, shake_die, keep,
                                        hits_of, state, NO_TAPE, pos, total, work)  # fmt: skip
