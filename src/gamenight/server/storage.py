@@ -150,8 +150,17 @@ def _update_tables(paramstyle: str, keys: tuple[str, ...]) -> str:
     return f"UPDATE tables SET {sets} WHERE id = {marks[-1]}"
 
 
+_PG_TYPES: dict[tuple[str, str], str] = {}
+
+
 def _pg_type(column: Column[Any]) -> str:
-    return str(column.type.compile(dialect=postgresql.dialect()))
+    """A column's PostgreSQL type name, compiled once: a dialect built per batch was cyclic
+    garbage (each young collection freed a hundred of them, ~1 ms a pause at human pace)."""
+    key = (column.table.name, column.name)
+    name = _PG_TYPES.get(key)
+    if name is None:
+        name = _PG_TYPES[key] = str(column.type.compile(dialect=postgresql.dialect()))
+    return name
 
 
 def _pg_batch(
