@@ -177,6 +177,10 @@ class Connection:
         self.token = token if seat is not None else None
         self.digest = token_hash(self.token) if self.token else None  # once, not per action
         self.raw_send: Send | None = ws.scope.get(RAW_SEND)
+        # uvicorn's "the socket takes more" flag: while it is set, its send does not wait
+        flag = getattr(getattr(self.raw_send, "__self__", None), "writable", None)
+        self.writable: asyncio.Event | None = flag if isinstance(flag, asyncio.Event) else None
+        self.replying = False  # an action of ours is in play: its reply sends the new state
         self.events_seen: int | None = None
         self.last_move = -1
         self.finished_sent = False
@@ -239,9 +243,49 @@ class Connection:
     async def on_notice(self, notice: Notice) -> None:
         if len(self.notices) >= NOTICES_HELD:  # a slow client gets the newest state later
             return
+        if self.sends_now(notice):
+            try:
+                await self.send_state()
+            except (WebSocketDisconnect, RuntimeError, OSError):
+                pass  # gone: its own receive loop ends the connection
+            except Exception:  # never the mover's error: its move is committed
+                log.exception("a state frame for table %s failed", self.table.id)
+            return
         self.notices.append(notice)
         wake = self.wake
-        if wake is not None and not wake.done():
+        if wake is not None and not wake.done() and not self.replying:
+            wake.set_result(None)
+
+    def sends_now(self, notice: Notice) -> bool:
+        """Whether a moves notice can be sent here and now, in the mover's step, instead of by
+        waking the pump (a task step per seat per move): only when nothing is queued before it,
+        the pump is idle, and neither the send lock, the table's lock nor the socket would wait."""
+        wake, writable = self.wake, self.writable
+        return (
+            notice.get("kind") == "moves"
+            and not self.notices
+            and wake is not None
+            and not wake.done()
+            and not self.replying
+            and writable is not None
+            and writable.is_set()
+            and not self.send_lock.locked()
+            and not self.table.lock.locked()
+            and not self.service.shared
+        )
+
+    def replied(self) -> None:
+        """After an action's reply: what was queued meanwhile goes to the pump (a moves notice
+        the reply already covered is skipped there)."""
+        self.replying = False
+        notices = self.notices
+        while notices and notices[0].get("kind") == "moves":
+            move = notices[0].get("move")
+            if not isinstance(move, int) or move > self.last_move:
+                break
+            notices.popleft()  # the reply was that move or a newer one
+        wake = self.wake
+        if notices and wake is not None and not wake.done():
             wake.set_result(None)
 
     async def pump(self) -> None:
@@ -681,8 +725,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             move, action = action_of(frame)
             if conn.seat is None or conn.token is None or conn.digest is None:
                 raise ServerError("spectator", "spectators and displays watch; they cannot act")
-            await conn.service.act_as(conn.table, conn.seat, conn.token, conn.digest, move, action)
-            await conn.send_state(ref=ref, force=True)
+            conn.replying = True  # notices of this move wait for the reply, which sends it
+            try:
+                await conn.service.act_as(
+                    conn.table, conn.seat, conn.token, conn.digest, move, action
+                )
+                await conn.send_state(ref=ref, force=True)
+            finally:
+                conn.replied()
 
     return app
 

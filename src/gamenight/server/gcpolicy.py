@@ -2,8 +2,10 @@
 
 A full collection walks every tracked object: with a thousand seats that is hundreds of
 thousands (each table's moves and events, each connection), and its pause landed on whichever
-moves arrived meanwhile (the human-pace p99). Objects that survived a full collection are
-frozen (``gc.freeze``), so the next full collection walks only what came since; every
+moves arrived meanwhile (the human-pace p99). Objects that survived a collection of the middle
+or the oldest generation are frozen (``gc.freeze``), so no collection walks them again: what
+outlived two collections (a table's moves and events, a connection) mostly lives on, and
+walking it once more in a full collection cost 25-75 ms pauses every 10-20 s. Every
 ``RECLAIM_SECONDS`` everything is thawed and collected once, so cyclic garbage among frozen
 objects is still freed, in one pause instead of one every few seconds.
 """
@@ -15,17 +17,25 @@ import gc
 from typing import Any
 
 RECLAIM_SECONDS = 600.0
+MIDDLE_EVERY = 2  # young collections per collection of the middle generation (CPython: 10)
+_default_threshold = gc.get_threshold()
 
 
 def _freeze_survivors(phase: str, info: dict[str, Any]) -> None:
-    if phase == "stop" and info.get("generation") == 2:
+    if phase == "stop" and info.get("generation", 0) >= 1:
         gc.freeze()
 
 
 def install() -> None:
-    """Freeze the survivors of every full collection from now on (once per process)."""
+    """Freeze the survivors of every collection past the youngest from now on (once per
+    process)."""
     if _freeze_survivors not in gc.callbacks:
         gc.callbacks.append(_freeze_survivors)
+        # What the middle generation collects is frozen after, so it is walked there once
+        # whatever the interval: collecting it every 2 young collections instead of 10 makes
+        # each pause a fifth as long (8-15 ms at human pace with 1,000 seats) for the same work.
+        young, _, old = gc.get_threshold()
+        gc.set_threshold(young, MIDDLE_EVERY, old)
 
 
 def installed() -> bool:
@@ -35,6 +45,7 @@ def installed() -> bool:
 def uninstall() -> None:
     if _freeze_survivors in gc.callbacks:
         gc.callbacks.remove(_freeze_survivors)
+        gc.set_threshold(*_default_threshold)
     gc.unfreeze()
 
 

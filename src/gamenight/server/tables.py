@@ -142,8 +142,6 @@ class Table:
     tasks: dict[Any, tuple[int, asyncio.Task[None]]] = field(default_factory=dict)
     bots: dict[int, Any] = field(default_factory=dict)
     rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
-    # (state, move) and the view every seat sees, for a game whose seats all see the same
-    shared_view: tuple[tuple[int, int], dict[str, Any]] | None = None
     frame_parts: FrameParts | None = None  # what every seat's state frame shares, encoded
 
     @property
@@ -906,7 +904,9 @@ class TableService:
         view_key = es if type(st).VIEW_BY_SEAT else None
         view = parts.views.get(view_key)
         if view is None:
-            view = parts.views[view_key] = wire.dumps(self.view(table, es))
+            # encoded and let go at once: a kept view (a Gambler view is ~70 dicts and lists)
+            # outlived young collections and was walked by each generation until the next move
+            view = parts.views[view_key] = wire.dumps(seat_view(st, view_key))
         count = st.event_count
         start = first_event(count, since)
         events = parts.events.get(start)
@@ -922,16 +922,9 @@ class TableService:
 
     @staticmethod
     def view(table: Table, seat: int | None) -> dict[str, Any]:
-        """``seat``'s view. A game whose seats all see one picture has it built once a move and
-        shared by every seat's frame (frames are only serialised, never changed)."""
+        """``seat``'s view: the public one when the game shows every seat the same picture."""
         st = table.state
-        if type(st).VIEW_BY_SEAT:
-            return seat_view(st, seat)
-        key = (id(st), len(st.moves))
-        shared = table.shared_view
-        if shared is None or shared[0] != key:
-            shared = table.shared_view = (key, seat_view(st, None))
-        return shared[1]
+        return seat_view(st, seat if type(st).VIEW_BY_SEAT else None)
 
     @staticmethod
     def _legal(table: Table, seat: SeatKey | None) -> list[Any]:
