@@ -47,12 +47,12 @@ def reference_figures(state: State) -> dict[str, int]:
 def play_out(state: State, bots: list[Bot], max_moves: int = 1_000_000) -> State:
     """Play ``state`` to the end: chance from its RNG, each actor's bot in seat order."""
     is_terminal, is_chance, actors = state.is_terminal, state.is_chance, state.actors
-    apply, sample_chance = state.apply, state.sample_chance
+    apply, play_chance = state.apply, state.play_chance  # the draws are not looked at here
     for _ in range(max_moves):
         if is_terminal():
             return state
         if is_chance():
-            sample_chance()
+            play_chance()
         else:
             seat = actors()[0]
             apply(bots[seat].act(state, seat), seat)
