@@ -108,6 +108,12 @@ class State(ABC):
     def actors(self) -> list[int]:
         """Seats that may act now: one in turn-based play, several in real-time games."""
 
+    def next_actor(self) -> int | None:
+        """The seat a turn-by-turn driver moves next, ``actors()[0]`` (None: nobody). Games
+        that can answer without building the list of actors override it."""
+        actors = self.actors()
+        return actors[0] if actors else None
+
     @abstractmethod
     def _legal_actions(self, seat: int) -> list[Action]:
         """The legal actions of a valid seat, each a new dict (the caller may change it)."""

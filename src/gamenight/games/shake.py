@@ -56,6 +56,13 @@ def crap_out_chance(scoring_faces: int) -> Fraction:
     return Fraction(6 - scoring_faces, 6) ** SHAKE_DICE
 
 
+# Every shake result as one shared action, die k scoring when bit k of the index is set: a
+# drawn shake is recorded as one of these (never handed out, never changed), not built anew.
+_SHAKES = tuple(
+    {"type": "shake", "faces": [SCORING if i >> k & 1 else 0 for k in range(SHAKE_DICE)]}
+    for i in range(2**SHAKE_DICE)
+)
+
 # the player actions each player phase allows
 EXPECTED = {"choose": ("take", "shake"), "shaken": ("shake", "stop"), "order": ("order",)}
 CHANCE_PHASES = frozenset({"roll", "shake", "order-roll", "final-roll"})
@@ -139,6 +146,8 @@ class ShakeState(State):
             return self.picker
         return None
 
+    next_actor = actor  # the same answer, without building the list
+
     def actors(self) -> list[int]:
         phase = self.phase  # actor(), inline: play loops ask every move
         if phase == "shaken":
@@ -186,19 +195,16 @@ class ShakeState(State):
 
     def _sample_chance(self, rng: Uniforms) -> Action:
         rnd = rng.random
-        if self.phase == "shake":  # six shake dice, written out: a comprehension is a call
+        if self.phase == "shake":  # six shake dice, die k scoring sets bit k (written out)
             hit = self._hit
-            return {
-                "type": "shake",
-                "faces": [
-                    SCORING if rnd() < hit else 0,
-                    SCORING if rnd() < hit else 0,
-                    SCORING if rnd() < hit else 0,
-                    SCORING if rnd() < hit else 0,
-                    SCORING if rnd() < hit else 0,
-                    SCORING if rnd() < hit else 0,
-                ],
-            }
+            return _SHAKES[
+                (rnd() < hit)
+                + 2 * (rnd() < hit)
+                + 4 * (rnd() < hit)
+                + 8 * (rnd() < hit)
+                + 16 * (rnd() < hit)
+                + 32 * (rnd() < hit)
+            ]
         return {"type": "dice", "faces": [int(rnd() * 6) + 1 for _ in range(self._rollers())]}
 
     # --- validation (never mutates) --------------------------------------------------------------
