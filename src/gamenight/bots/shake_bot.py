@@ -82,9 +82,11 @@ class ShakeBot:
     def _races_on(self, state: ShakeState, seat: int, points: int) -> bool:
         scores = state.scores  # the totals so far, read in place: nothing is changed
         mine = scores[seat] + points
-        best_rival = max(t for s, t in enumerate(scores) if s != seat)
+        best_rival = max(scores[:seat] + scores[seat + 1 :])
+        # the All Shake order holds every seat, so someone shakes later exactly when another
+        # seat has no All Shake score yet (counted without a comprehension: asked every shake)
         done = state.all_shake
-        later = [s for s in state.order if s != seat and done[s] is None]
+        later = done.count(None) > (done[seat] is None)
         if not later:
             return mine <= best_rival  # stop as soon as a stop wins outright
         if mine <= best_rival:
