@@ -46,7 +46,9 @@ def wrong_moves(state: State, rng: random.Random) -> list[tuple[dict, int | None
 def random_play(state: State, rng: random.Random, probe_every: int = 7) -> State:
     """Play to the end at random, checking the invariants along the way."""
     for step in range(MAX_MOVES):
+        assert state.next_actor() == (state.actors() or [None])[0]
         if state.is_terminal():
+            assert not state.is_chance(), "a finished game is not a chance node (play_out asks)"
             return state
         chips(state)
         if step % probe_every == 0:

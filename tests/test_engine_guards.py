@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import gamenight
-from gamenight import BadOption, BadRecord, MalformedAction, NotYourTurn, State
+from gamenight import BadOption, BadRecord, IllegalAction, MalformedAction, NotYourTurn, State
 from gamenight.engine import record as record_module
 from gamenight.engine.chance import ChanceStream
 from gamenight.engine.errors import describe
@@ -160,6 +160,49 @@ def test_the_record_does_not_keep_the_callers_dict() -> None:
     throw["faces"][0] = 6
     throw["type"] = "changed"
     assert state.record()["moves"][0]["action"] == {"type": "dice", "faces": [3, 4]}
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_play_chance_is_sample_chance_without_the_copy(game_id: str) -> None:
+    """The play loops' draw makes the same move as sample_chance, and refuses a player's turn
+    with the state unchanged."""
+    drawn, played = (playing(game_id, seed=5, moves=0) for _ in range(2))
+    rng_a, rng_b = random.Random(2), random.Random(2)
+    for _ in range(400):
+        if drawn.is_terminal():
+            break
+        if drawn.is_chance():
+            handed = drawn.sample_chance()
+            played.play_chance()
+            assert handed == played.moves.actions[-1]
+        else:
+            step(drawn, rng_a)
+            step(played, rng_b)
+            if not played.is_chance():
+                before = played.record()
+                with pytest.raises(IllegalAction):
+                    played.play_chance()
+                assert played.record() == before
+    assert played == drawn and played.record() == drawn.record()
+
+
+def test_a_shake_handed_out_is_the_callers_to_change() -> None:
+    """Drawn shakes are recorded as shared actions: what sample_chance hands out is a copy."""
+    games = [gamenight.new_game("shake", players=2).new_state(seed=s) for s in (1, 2)]
+    for state in games:
+        while not state.is_chance() or state.phase != "shake":
+            if state.is_chance():
+                state.sample_chance()
+            else:
+                seat = state.actors()[0]
+                state.apply({"type": "shake"}, seat)
+    first = games[0].sample_chance()
+    kept = games[0].record()["moves"][-1]["action"]
+    first["faces"][:] = [7] * 6
+    first["type"] = "changed"
+    assert games[0].record()["moves"][-1]["action"] == kept
+    games[1].sample_chance()
+    assert all(f in (0, 10) for f in games[1].moves.actions[-1]["faces"])
 
 
 def test_chance_outcomes_are_copies() -> None:

@@ -46,15 +46,17 @@ def reference_figures(state: State) -> dict[str, int]:
 
 def play_out(state: State, bots: list[Bot], max_moves: int = 1_000_000) -> State:
     """Play ``state`` to the end: chance from its RNG, each actor's bot in seat order."""
-    is_terminal, is_chance, actors = state.is_terminal, state.is_chance, state.actors
-    apply, sample_chance = state.apply, state.sample_chance
+    is_terminal, is_chance, next_actor = state.is_terminal, state.is_chance, state.next_actor
+    apply, play_chance = state.apply, state.play_chance  # the draws are not looked at here
     for _ in range(max_moves):
-        if is_terminal():
+        if is_chance():  # asked first: a finished game is never a chance node
+            play_chance()
+        elif is_terminal():
             return state
-        if is_chance():
-            sample_chance()
         else:
-            seat = actors()[0]
+            seat = next_actor()
+            if seat is None:
+                raise RuntimeError(f"{state.game.id}: nobody is to act in an unfinished game")
             apply(bots[seat].act(state, seat), seat)
     raise RuntimeError(f"{state.game.id}: no end after {max_moves} moves")
 

@@ -39,26 +39,25 @@ class CasinoBot:
             )
         self.strategy = strategy
         self.areas = STRATEGIES[strategy]
-        self.wagers: dict[tuple[str, int], dict[str, Any]] = {}  # one read-only action each
+        # the game last played, and one read-only wager action per area at its table minimum
+        self._game: object = None
+        self._lo = 0
+        self.wagers: dict[str, dict[str, Any]] = {}
 
     def act(self, state: State, seat: int) -> dict[str, Any]:
         if not isinstance(state, CasinoState):
             raise TypeError("CasinoBot plays snake-eyes-casino only")
         # reads the table's public figures and builds the action itself: apply() validates it,
         # and skipping the full legal-action list keeps simulations fast
+        if state.game is not self._game:  # a game (and its options) never changes
+            self._game = state.game
+            lo = self._lo = state.game.options.table_min  # never over table_max (options check)
+            self.wagers = {a: {"type": "wager", "area": a, "amount": lo} for a in self.areas}
         held = state.bets[seat]
-        lo = state.game.options.table_min  # never over table_max: the options check that
-        if state.ledger.balances[state.purse[seat]] >= lo:
+        if state.ledger.balances[state.purse[seat]] >= self._lo:
             for area in self.areas:
                 if area not in held:
-                    action = self.wagers.get((area, lo))
-                    if action is None:
-                        action = self.wagers[area, lo] = {
-                            "type": "wager",
-                            "area": area,
-                            "amount": lo,
-                        }
-                    return action
+                    return self.wagers[area]
         if state.phase == "offer":
             return _ACCEPT if held else _DECLINE
         if seat == state.shooter:

@@ -52,35 +52,45 @@ class ShakeBot:
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)  # for the Bot constructor contract; the bot is deterministic
+        # the game last played and what the bot reads of its options, kept between decisions
+        self._game: object = None
+        self._rounds = 0
+        self._values: tuple[float, ...] = ()
 
     def act(self, state: State, seat: int) -> dict[str, Any]:
         if not isinstance(state, ShakeState):
             raise TypeError("ShakeBot plays shake only")
-        k = state.game.options.scoring_faces
+        if state.game is not self._game:  # a game (and its options) never changes
+            self._game, self._rounds = state.game, state.game.options.rounds
+            self._values = shake_values(state.game.options.scoring_faces)
         phase = state.phase
         if phase == "shaken":
             points = state.points
-            if state.round > state.game.options.rounds:  # the All Shake round
-                return _SHAKE if self._races_on(state, seat, points, k) else _STOP
-            values = shake_values(k)  # keeps_shaking(points, k), inline: asked every shake
+            if state.round > self._rounds:  # the All Shake round
+                return _SHAKE if self._races_on(state, seat, points) else _STOP
+            values = self._values  # keeps_shaking(points, k), inline: asked every shake
             i = points // STEP
             return _SHAKE if i < len(values) and values[i] > points else _STOP
         if phase == "choose":
             assert state.rolled is not None
-            return _SHAKE if shake_values(k)[0] > state.rolled[seat] * DIE_POINTS else _TAKE
+            return _SHAKE if self._values[0] > state.rolled[seat] * DIE_POINTS else _TAKE
         if phase == "order":
             tied = next(a["seats"] for a in state.legal_actions(seat))
             return {"type": "order", "seats": [s for s in tied if s != seat] + [seat]}
         return state.legal_actions(seat)[0]
 
-    @staticmethod
-    def _races_on(state: ShakeState, seat: int, points: int, k: int) -> bool:
-        totals = state.totals()
-        mine = totals[seat] + points
-        best_rival = max(t for s, t in enumerate(totals) if s != seat)
-        later = [s for s in state.order if s != seat and state.all_shake[s] is None]
+    def _races_on(self, state: ShakeState, seat: int, points: int) -> bool:
+        scores = state.scores  # the totals so far, read in place: nothing is changed
+        mine = scores[seat] + points
+        best_rival = max(scores[:seat] + scores[seat + 1 :])
+        # the All Shake order holds every seat, so someone shakes later exactly when another
+        # seat has no All Shake score yet (counted without a comprehension: asked every shake)
+        done = state.all_shake
+        later = done.count(None) > (done[seat] is None)
         if not later:
             return mine <= best_rival  # stop as soon as a stop wins outright
         if mine <= best_rival:
             return True  # totals never fall, so a stop behind a rival cannot win
-        return keeps_shaking(points, k)
+        values = self._values  # keeps_shaking(points, k), inline
+        i = points // STEP
+        return i < len(values) and values[i] > points

@@ -118,25 +118,28 @@ class ChanceStream:
     next draw in O(1), whatever came before. A draw that needs more than ``width`` doubles
     (``overflow``) reads its own Philox stream, also keyed by (seed, i)."""
 
-    __slots__ = ("key", "width", "base", "block", "random")
+    __slots__ = ("key", "width", "base", "slots", "random")
 
     def __init__(self, key: int, width: int = 1) -> None:
         self.key = key
         self.width = width
-        self.base = 0  # the first draw in ``block``
-        self.block: list[float] = []  # ``width`` doubles for each of _BLOCK draws, flat
+        self.base = 0  # the first draw in ``slots``
+        # the ``width`` doubles of each of a block of draws, one tuple per draw (handing a draw
+        # its tuple costs less than slicing a flat list each time)
+        self.slots: list[tuple[float, ...]] = []
         self.random: Callable[[], float] = _exhausted
 
     def at(self, index: int) -> ChanceStream:
         """Point ``random`` at the doubles of draw ``index``; returns self."""
-        w = self.width
-        o = (index - self.base) * w
-        block = self.block
-        if not 0 <= o < len(block):
-            size = max(w, min(max(2 * len(block), _FIRST_BLOCK), _MAX_BLOCK) // w * w)
-            self.block = block = _doubles(self.key, 0, index * w, size).tolist()
-            self.base, o = index, 0
-        self.random = iter(block[o : o + w]).__next__
+        slot = index - self.base
+        slots = self.slots
+        if not 0 <= slot < len(slots):
+            w = self.width
+            size = max(w, min(max(2 * len(slots) * w, _FIRST_BLOCK), _MAX_BLOCK) // w * w)
+            flat = iter(_doubles(self.key, 0, index * w, size).tolist())
+            self.slots = slots = list(zip(*[flat] * w, strict=True))
+            self.base, slot = index, 0
+        self.random = iter(slots[slot]).__next__
         return self
 
     def overflow(self, index: int) -> ChanceStream:
@@ -159,7 +162,7 @@ class ChanceStream:
     def __deepcopy__(self, memo: dict[int, Any]) -> ChanceStream:
         """A clone shares the current block: blocks are replaced, never changed."""
         new = ChanceStream(self.key, self.width)
-        new.base, new.block = self.base, self.block
+        new.base, new.slots = self.base, self.slots
         return new
 
 

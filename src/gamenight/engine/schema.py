@@ -204,6 +204,19 @@ def _all_required(fields: tuple[Field3, ...]) -> bool:
 
 def _compile_check(kind: str, fields: tuple[Field3, ...]) -> Callable[[Action], Action | None]:
     """One function per action type: the private copy of a well-formed action, else None."""
+    if _all_required(fields):  # every field tested, then the copy built in one expression
+        lines = ["def check(a):"]
+        items = [f"'type': {kind!r}"]
+        for i, (name, spec, _) in enumerate(fields):
+            v = f"v{i}"
+            lines.append(f"    {v} = a.get({name!r}, MISSING)")
+            lines.append(f"    if not {spec.test(v)}: return None")
+            items.append(f"{name!r}: {v}[:]" if isinstance(spec, IntList) else f"{name!r}: {v}")
+        lines.append(f"    if len(a) != {len(fields) + 1}: return None")
+        lines.append("    return {" + ", ".join(items) + "}")
+        namespace: dict[str, Any] = {"MISSING": _MISSING}
+        exec("\n".join(lines), namespace)  # source built above from the game's own schema
+        return namespace["check"]
     lines = ["def check(a):", "    n = 1", "    out = {'type': " + repr(kind) + "}"]
     for i, (name, spec, opt) in enumerate(fields):
         v = f"v{i}"
@@ -217,7 +230,7 @@ def _compile_check(kind: str, fields: tuple[Field3, ...]) -> Callable[[Action], 
             lines.append(f"    if not {spec.test(v)}: return None")
             lines.append(f"    out[{name!r}] = {copy}; n += 1")
     lines.append("    return out if len(a) == n else None")
-    namespace: dict[str, Any] = {"MISSING": _MISSING}
+    namespace = {"MISSING": _MISSING}
     exec("\n".join(lines), namespace)  # source built above from the game's own schema
     return namespace["check"]
 

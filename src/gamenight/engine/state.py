@@ -31,7 +31,14 @@ RECORD_FORMAT = 1  # the "format" of records and public records this engine writ
 
 # Public methods a game never overrides: they guard its hooks (a game that writes
 # ``legal_actions`` or ``view`` itself has them moved under the guard as hooks).
-_GUARDED = ("apply", "sample_chance", "chance_outcomes", "public_record", "parse_action")
+_GUARDED = (
+    "apply",
+    "sample_chance",
+    "play_chance",
+    "chance_outcomes",
+    "public_record",
+    "parse_action",
+)
 _ADOPTED = {"legal_actions": "_legal_actions", "view": "_view"}
 
 
@@ -100,6 +107,12 @@ class State(ABC):
     @abstractmethod
     def actors(self) -> list[int]:
         """Seats that may act now: one in turn-based play, several in real-time games."""
+
+    def next_actor(self) -> int | None:
+        """The seat a turn-by-turn driver moves next, ``actors()[0]`` (None: nobody). Games
+        that can answer without building the list of actors override it."""
+        actors = self.actors()
+        return actors[0] if actors else None
 
     @abstractmethod
     def _legal_actions(self, seat: int) -> list[Action]:
@@ -192,15 +205,22 @@ class State(ABC):
         """Draw chance action number ``chance_draws`` from the seeded stream, apply it and return
         a copy of it. The draw depends on (seed, index) only, so a replayed state draws next
         exactly what the original would have."""
+        self.play_chance()
+        action = self.moves.actions[-1]
+        copy = self._chance_copy.get(action["type"])  # ActionTypes.copy, one call fewer
+        return copy(action) if copy is not None else copy_action(action)
+
+    def play_chance(self) -> None:
+        """``sample_chance`` for a play loop that does not look at the draw: the same move,
+        without the copy that handing it out costs."""
         if not self.is_chance():
             raise IllegalAction("this is not a chance node: a player is to act")
         index = self.chance_draws
         rng = self.rng
-        w = rng.width
-        o = (index - rng.base) * w
-        block = rng.block
-        if 0 <= o < len(block):  # the common case of ChanceStream.at, inline on the hot path
-            rng.random = iter(block[o : o + w]).__next__
+        slot = index - rng.base
+        slots = rng.slots
+        if 0 <= slot < len(slots):  # the common case of ChanceStream.at, inline on the hot path
+            rng.random = iter(slots[slot]).__next__
         else:
             rng.at(index)
         try:
@@ -214,8 +234,6 @@ class State(ABC):
         moves = self.moves
         moves.seats.append(None)
         moves.actions.append(action)
-        copy = self._chance_copy.get(action["type"])  # ActionTypes.copy, one call fewer
-        return copy(action) if copy is not None else copy_action(action)
 
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Apply ``action`` for ``seat`` (None: chance), or raise and change nothing."""

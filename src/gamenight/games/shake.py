@@ -56,6 +56,13 @@ def crap_out_chance(scoring_faces: int) -> Fraction:
     return Fraction(6 - scoring_faces, 6) ** SHAKE_DICE
 
 
+# Every shake result as one shared action, die k scoring when bit k of the index is set: a
+# drawn shake is recorded as one of these (never handed out, never changed), not built anew.
+_SHAKES = tuple(
+    {"type": "shake", "faces": [SCORING if i >> k & 1 else 0 for k in range(SHAKE_DICE)]}
+    for i in range(2**SHAKE_DICE)
+)
+
 # the player actions each player phase allows
 EXPECTED = {"choose": ("take", "shake"), "shaken": ("shake", "stop"), "order": ("order",)}
 CHANCE_PHASES = frozenset({"roll", "shake", "order-roll", "final-roll"})
@@ -98,6 +105,7 @@ class ShakeState(State):
         n, rounds = game.players, game.options.rounds
         self.pad: list[list[int | None]] = [[None] * rounds for _ in range(n)]
         self.all_shake: list[int | None] = [None] * n
+        self.scores = [0] * n  # each seat's total so far, kept as it is scored
         self.round = 1  # rounds + 1 is the All Shake round
         self.phase = "roll"
         self.rolled: list[int] | None = None  # this round's colored dice (faces 1-6)
@@ -138,6 +146,8 @@ class ShakeState(State):
             return self.picker
         return None
 
+    next_actor = actor  # the same answer, without building the list
+
     def actors(self) -> list[int]:
         phase = self.phase  # actor(), inline: play loops ask every move
         if phase == "shaken":
@@ -161,9 +171,8 @@ class ShakeState(State):
         return [{"type": "order", "seats": list(p)} for p in itertools.permutations(slot)]
 
     def totals(self) -> list[int]:
-        # filter(None, ...) skips the unplayed rounds (None) and adds nothing for the 0s
-        pads, extra = self.pad, self.all_shake
-        return [sum(filter(None, pads[s])) + (extra[s] or 0) for s in range(self.players)]
+        """Each seat's total: its pad and its All Shake score (a new list)."""
+        return self.scores.copy()
 
     def winner(self) -> int | None:
         """The single winner; None while playing or when the top total is shared."""
@@ -186,28 +195,33 @@ class ShakeState(State):
 
     def _sample_chance(self, rng: Uniforms) -> Action:
         rnd = rng.random
-        if self.phase == "shake":  # six shake dice, written out: a comprehension is a call
+        if self.phase == "shake":  # six shake dice, die k scoring sets bit k (written out)
             hit = self._hit
-            return {
-                "type": "shake",
-                "faces": [
-                    SCORING if rnd() < hit else 0,
-                    SCORING if rnd() < hit else 0,
-                    SCORING if rnd() < hit else 0,
-                    SCORING if rnd() < hit else 0,
-                    SCORING if rnd() < hit else 0,
-                    SCORING if rnd() < hit else 0,
-                ],
-            }
+            return _SHAKES[
+                (rnd() < hit)
+                + 2 * (rnd() < hit)
+                + 4 * (rnd() < hit)
+                + 8 * (rnd() < hit)
+                + 16 * (rnd() < hit)
+                + 32 * (rnd() < hit)
+            ]
         return {"type": "dice", "faces": [int(rnd() * 6) + 1 for _ in range(self._rollers())]}
 
     # --- validation (never mutates) --------------------------------------------------------------
     def _check(self, action: Action, seat: int | None) -> None:
         kind = action["type"]
+        phase = self.phase
+        # the shaker's move, asked dozens of times a turn: accepted at once
+        if (
+            phase == "shaken"
+            and seat == self.shaker
+            and kind in ("shake", "stop")
+            and len(action) == 1
+        ):
+            return
         if seat is None:
             self._check_chance(action, kind)
             return
-        phase = self.phase
         if phase in CHANCE_PHASES:
             raise NotYourTurn(f"the dice are to be rolled ({phase}); no player acts now")
         if kind not in ("take", "shake", "stop", "order"):
@@ -264,8 +278,19 @@ class ShakeState(State):
     # --- moves -----------------------------------------------------------------------------------
     def _do(self, action: Action, seat: int | None) -> None:
         phase = self.phase  # the chance phases, then a player's move; the most frequent first
-        if phase == "shake":
-            self._shake_result(action["faces"])  # kept, never changed: the record holds it too
+        if phase == "shake":  # a shake's result, written out here: a turn shakes dozens of times
+            shaker = self.shaker
+            assert shaker is not None
+            faces = self.last_shake = action["faces"]  # never changed: the record holds it too
+            self.shakes[shaker] += 1
+            gained = sum(faces)
+            if gained == 0:
+                self._crap_out(shaker)
+                return
+            points = self.points = self.points + gained
+            self.phase = "shaken"
+            # self.log, inline
+            self._events.append(("{} shakes {}: {} in hand.", self.names[shaker], gained, points))
             return
         kind = action["type"]
         if phase == "shaken" and kind == "shake":
@@ -325,26 +350,14 @@ class ShakeState(State):
             self._score(other, self.rolled[other] * DIE_POINTS, "only one shaker a round")
         self.queue = []
 
-    def _shake_result(self, faces: list[int]) -> None:
-        seat = self.shaker
-        assert seat is not None
-        self.last_shake = faces
-        self.shakes[seat] += 1
-        gained = sum(faces)
-        if gained == 0:
-            self.crap_outs[seat] += 1
-            self.log(
-                "{} shakes six blanks and craps out: {} points lost.",
-                self.seat_name(seat),
-                self.points,
-            )
-            self.points = 0
-            self._stop()
-            return
-        points = self.points = self.points + gained
-        self.phase = "shaken"
-        # self.log, inline: a turn shakes dozens of times
-        self._events.append(("{} shakes {}: {} in hand.", self.names[seat], gained, points))
+    def _crap_out(self, seat: int) -> None:
+        """Six blanks: the points in hand are lost and the turn ends."""
+        self.crap_outs[seat] += 1
+        self.log(
+            "{} shakes six blanks and craps out: {} points lost.", self.seat_name(seat), self.points
+        )
+        self.points = 0
+        self._stop()
 
     def _stop(self) -> None:
         seat = self.shaker
@@ -359,9 +372,11 @@ class ShakeState(State):
 
     def _score(self, seat: int, points: int, why: str) -> None:
         if self.round > self.game.options.rounds:
-            self.all_shake[seat] = points
+            before, self.all_shake[seat] = self.all_shake[seat], points
         else:
-            self.pad[seat][self.round - 1] = points
+            row = self.pad[seat]
+            before, row[self.round - 1] = row[self.round - 1], points
+        self.scores[seat] += points - (before or 0)
         self.log("{} scores {} ({}).", self.names[seat], points, why)
 
     def _end_round(self) -> None:

@@ -157,6 +157,8 @@ class CasinoState(State):
         self.pays = game.pays
         self.live = opts.live
         self.max_rolls = opts.max_rolls
+        # the table limits, read by every wager's check (an options field costs more to read)
+        self.table_min, self.table_max = opts.table_min, opts.table_max
         self.names = [self.seat_name(s) for s in range(n)]
         self.purse = [f"seat{s}" for s in range(n)]
         self.ledger = Ledger(
@@ -191,17 +193,29 @@ class CasinoState(State):
     def actors(self) -> list[int]:
         """Seats that may act now. While the dice are in the air (a chance node) that is whoever
         may still take a wager down (rule 4.7); a driver samples the dice first."""
-        if self.phase == "offer":
-            return [self.offer_queue[0]]
-        if self.phase == "rolling" or self.phase == "entered":
-            return [s for s in range(self.players) if self._takedowns(s)]
-        if self.phase == "betting":
+        phase = self.phase
+        if phase == "betting":  # the most frequent first: every wager is a move
             # anyone may bet before the roll (a wager is checked, not the turn); those not yet
             # done are asked first, then the shooter
             order = self.betting_order[self.shooter]  # type: ignore[index]
             ready = self.ready
             return [s for s in order if s not in ready] if ready else order.copy()
+        if phase == "offer":
+            return [self.offer_queue[0]]
+        if phase == "rolling" or phase == "entered":
+            return [s for s in range(self.players) if self._takedowns(s)]
         return []
+
+    def next_actor(self) -> int | None:
+        """``actors()[0]`` without building the list while players bet (most moves)."""
+        if self.phase == "betting":
+            ready = self.ready
+            for s in self.betting_order[self.shooter]:  # type: ignore[index]
+                if s not in ready:
+                    return s
+            return None
+        actors = self.actors()
+        return actors[0] if actors else None
 
     def wagers_of(self, seat: int) -> dict[str, int]:
         """A copy of ``seat``'s chips on the layout, by area."""
@@ -218,7 +232,7 @@ class CasinoState(State):
         held = self.bets[seat]
         if not held or self.phase == "closed":
             return []
-        lo = self.game.options.table_min
+        lo = self.table_min
         entered = self.entered
         codes = self.game.codes[_index(*entered)] if entered is not None else None
         acts: list[dict[str, Any]] = []
@@ -234,8 +248,7 @@ class CasinoState(State):
         phase = self.phase
         if phase != "offer" and phase != "betting":
             return self._takedowns(seat)
-        opts = self.game.options
-        lo, hi = opts.table_min, opts.table_max
+        lo, hi = self.table_min, self.table_max
         held = self.bets[seat]
         acts: list[dict[str, Any]] = []
         if self.ledger.balances[self.purse[seat]] >= lo:
@@ -360,20 +373,18 @@ class CasinoState(State):
             raise MalformedAction(
                 f"'amount' must be a positive whole number of chips; got {amount!r}"
             )
-        opts = self.game.options
+        lo, hi = self.table_min, self.table_max
         if kind == "reduce":
             left = held - amount
             if not held or left < 0:
                 raise WagerError(f"cannot reduce the {area} wager of {held} by {amount}")
-            if 0 < left < opts.table_min:
-                raise WagerError(
-                    f"{left} left on {area} would be under the table minimum {opts.table_min}"
-                )
+            if 0 < left < lo:
+                raise WagerError(f"{left} left on {area} would be under the table minimum {lo}")
             return
         new = held + amount
-        if not opts.table_min <= new <= opts.table_max:
-            limit = "under the table minimum" if new < opts.table_min else "over the table maximum"
-            bound = opts.table_min if new < opts.table_min else opts.table_max
+        if not lo <= new <= hi:
+            limit = "under the table minimum" if new < lo else "over the table maximum"
+            bound = lo if new < lo else hi
             raise WagerError(f"{new} on {area} is {limit} {bound}")
         have = self.ledger.balances[self.purse[seat]]
         if amount > have:
@@ -412,7 +423,8 @@ class CasinoState(State):
             held = self.bets[seat]
             self.ledger.transfer(self.purse[seat], "layout", amount)
             held[area] = held.get(area, 0) + amount
-            self.log("{} wagers {} on {}", name, amount, area)
+            # self.log, inline: most moves of a session are wagers
+            self._events.append(("{} wagers {} on {}", name, amount, area))
         elif kind == "roll":
             self.phase = "rolling"  # the roll's event names the shooter once the dice are in
         elif kind == "reduce" or kind == "remove":
