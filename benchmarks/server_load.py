@@ -12,7 +12,8 @@ For each run it prints move-to-broadcast latency (from sending an action to each
 table receiving the new state, p50/p99), durable moves/s (player moves whose state came back,
 which the server sends only after the commit), connections held, server CPU per move and
 memory per idle table (from /proc of the server processes, via psutil), and the driver's own CPU
-(one asyncio process, the `websockets` client; it shares the machine's cores with the server).
+(one asyncio process on uvloop with the picows client, whose frames arrive as callbacks: no task
+or queue per frame; it shares the machine's cores with the server).
 Targets and the boardgame.io 0.50.2 peer figures are printed beside the figures.
 
     python benchmarks/server_load.py [--seats 1000] [--seconds 20] [--mode human|flat|both]
@@ -26,7 +27,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import os
 import random
 import resource
@@ -46,8 +46,7 @@ import httpx
 import orjson
 import psutil
 import uvloop
-import websockets
-from websockets.asyncio.client import ClientConnection
+from picows import WSCloseCode, WSFrame, WSListener, WSMsgType, WSTransport, ws_connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from services import free_port, postgres_server, redis_server  # noqa: E402
@@ -186,7 +185,8 @@ class Seat:
     index: int
     token: str
     server: Server
-    conn: ClientConnection | None = None
+    conn: WSTransport | None = None
+    open: bool = False  # the connection is up (picows says when it drops)
     seen_move: int = -1
     timed: int = 0  # the last send of its table this seat has timed
 
@@ -274,94 +274,120 @@ async def rematch(table: Table, run: Run) -> None:
         if st.status_code != 409:  # a rematch may start by itself
             st.raise_for_status()
     for seat in table.seats:
-        if seat.conn is not None:
-            await seat.conn.close()
+        close(seat)
     table.id, table.busy, table.finished, table.sent_move = new_id, None, False, -1
     table.newest = -1
     table.games += 1
     for seat in table.seats:
         seat.timed = table.sends
-    await asyncio.gather(*(connect(seat) for seat in table.seats))
-    for seat in table.seats:
-        asyncio.create_task(play_seat(seat, run))
+    await asyncio.gather(*(connect(seat, run) for seat in table.seats))
 
 
-async def connect(seat: Seat) -> None:
-    """Open the seat's WebSocket and say hello with its token."""
-    seat.conn = await websockets.connect(
+class SeatListener(WSListener):  # type: ignore[misc]
+    """One seat's connection: each frame is handled in picows's callback, as it arrives."""
+
+    def __init__(self, seat: Seat, run: Run) -> None:
+        self.seat, self.run = seat, run
+
+    def on_ws_connected(self, transport: WSTransport) -> None:
+        self.seat.open = True
+
+    def on_ws_frame(self, transport: WSTransport, frame: WSFrame) -> None:
+        if frame.msg_type == WSMsgType.TEXT:
+            on_frame(self.seat, orjson.loads(frame.get_payload_as_bytes()), self.run)
+        elif frame.msg_type == WSMsgType.CLOSE:
+            transport.disconnect()
+
+    def on_ws_disconnected(self, transport: WSTransport) -> None:
+        self.seat.open = False
+
+
+async def connect(seat: Seat, run: Run) -> None:
+    """Open the seat's WebSocket and say hello with its token; its frames play from then on."""
+    seat.conn, _ = await ws_connect(
+        lambda: SeatListener(seat, run),
         f"{seat.server.ws}/ws/{seat.table.id}",
-        compression=None,
-        max_size=2**20,
-        open_timeout=60,
-        ping_interval=None,
+        websocket_handshake_timeout=60,
+        max_frame_size=2**20,
     )
     seat.seen_move = -1
-    await seat.conn.send(json.dumps({"type": "hello", "token": seat.token}))
+    seat.conn.send(WSMsgType.TEXT, orjson.dumps({"type": "hello", "token": seat.token}))
 
 
-async def act(seat: Seat, frame: dict[str, Any], run: Run) -> None:
-    """Send one legal action against the state just received (after thinking, at human pace)."""
+def close(seat: Seat) -> None:
+    """Say goodbye and drop the seat's connection."""
+    if seat.conn is not None and seat.open:
+        seat.conn.send_close(WSCloseCode.OK)
+        seat.conn.disconnect()
+    seat.open = False
+
+
+def send_action(seat: Seat, move: int, run: Run, legal: list[Any]) -> None:
+    """Send one legal action against ``move``."""
     table = seat.table
-    move = frame["move"]
-    if run.mode == "human":
-        await asyncio.sleep(run.rng.uniform(2.0, 5.0) / SEATS_PER_TABLE)
-        if run.stop.is_set() or seat.seen_move != move:
-            table.busy = None
-            return
-    action = run.rng.choice(frame["legal_actions"])
+    action = run.rng.choice(legal)
     table.sent_move, table.sent_at = move, time.perf_counter()
     table.sends += 1
-    assert seat.conn is not None
-    await seat.conn.send(orjson.dumps({"type": "action", "move": move, "action": action}).decode())
+    if seat.conn is not None and seat.open:
+        seat.conn.send(
+            WSMsgType.TEXT, orjson.dumps({"type": "action", "move": move, "action": action})
+        )
 
 
-async def play_seat(seat: Seat, run: Run) -> None:
-    """Read the seat's frames: time each broadcast, act when it is this seat's turn."""
-    conn = seat.conn
-    assert conn is not None
+async def think(seat: Seat, frame: dict[str, Any], run: Run) -> None:
+    """At human pace the seat thinks 2-5 s (shared by the table's seats) before it acts."""
+    move = frame["move"]
+    await asyncio.sleep(run.rng.uniform(2.0, 5.0) / SEATS_PER_TABLE)
+    if run.stop.is_set() or seat.seen_move != move:
+        seat.table.busy = None
+        return
+    send_action(seat, move, run, frame["legal_actions"])
+
+
+def on_frame(seat: Seat, frame: dict[str, Any], run: Run) -> None:
+    """One frame for a seat: time each broadcast, act when it is this seat's turn."""
     table = seat.table
-    try:
-        async for raw in conn:
-            frame = orjson.loads(raw)
-            kind = frame.get("type")
-            if kind == "state":
-                move = frame["move"]
-                seat.seen_move = move
-                table.newest = max(table.newest, move)
-                if move > table.sent_move and seat.timed < table.sends:
-                    # The state our last action made: one seat's view of its broadcast.
-                    seat.timed = table.sends
-                    if run.measuring:
-                        run.latencies.append(time.perf_counter() - table.sent_at)
-                if table.busy is not None and move > table.busy:
-                    table.busy = None  # the move in flight is committed
-                    if run.measuring:
-                        run.moves += 1
-                if (
-                    not run.stop.is_set()
-                    and table.busy is None
-                    and move == table.newest  # another seat may already hold a newer state
-                    and frame.get("status") == "playing"
-                    and frame.get("actors")
-                    and frame["actors"][0] == seat.index  # the seat the game waits for
-                    and frame.get("legal_actions")
-                ):
-                    table.busy = move  # now, so no other seat acts on the same move
-                    asyncio.create_task(act(seat, frame, run))
-            elif kind == "finished":
-                table.busy = None
-                if seat.index == 0 and not table.finished and not run.stop.is_set():
-                    table.finished = True
-                    task = asyncio.create_task(rematch(table, run))
-                    run.rematches.add(task)
-                    task.add_done_callback(run.rematches.discard)
-            elif kind == "error":
-                code = frame.get("code", "?")
-                run.errors[code] = run.errors.get(code, 0) + 1
-                table.busy = None
-                await conn.send('{"type":"sync"}')
-    except websockets.ConnectionClosed:
-        pass
+    kind = frame.get("type")
+    if kind == "state":
+        move = frame["move"]
+        seat.seen_move = move
+        table.newest = max(table.newest, move)
+        if move > table.sent_move and seat.timed < table.sends:
+            # The state our last action made: one seat's view of its broadcast.
+            seat.timed = table.sends
+            if run.measuring:
+                run.latencies.append(time.perf_counter() - table.sent_at)
+        if table.busy is not None and move > table.busy:
+            table.busy = None  # the move in flight is committed
+            if run.measuring:
+                run.moves += 1
+        if (
+            not run.stop.is_set()
+            and table.busy is None
+            and move == table.newest  # another seat may already hold a newer state
+            and frame.get("status") == "playing"
+            and frame.get("actors")
+            and frame["actors"][0] == seat.index  # the seat the game waits for
+            and frame.get("legal_actions")
+        ):
+            table.busy = move  # now, so no other seat acts on the same move
+            if run.mode == "human":
+                asyncio.create_task(think(seat, frame, run))
+            else:
+                send_action(seat, move, run, frame["legal_actions"])
+    elif kind == "finished":
+        table.busy = None
+        if seat.index == 0 and not table.finished and not run.stop.is_set():
+            table.finished = True
+            task = asyncio.create_task(rematch(table, run))
+            run.rematches.add(task)
+            task.add_done_callback(run.rematches.discard)
+    elif kind == "error":
+        code = frame.get("code", "?")
+        run.errors[code] = run.errors.get(code, 0) + 1
+        table.busy = None
+        if seat.conn is not None and seat.open:
+            seat.conn.send(WSMsgType.TEXT, b'{"type":"sync"}')
 
 
 # ------------------------------------------------------------------ one run
@@ -439,13 +465,12 @@ async def one_run(
 
     async def open_seat(seat: Seat) -> None:
         async with sem:
-            await connect(seat)
+            await connect(seat, run)
 
     t0 = time.perf_counter()
     await asyncio.gather(*(open_seat(s) for s in all_seats))
     connect_s = time.perf_counter() - t0
     mem_connected = rss(procs)
-    tasks = [asyncio.create_task(play_seat(s, run)) for s in all_seats]
     await asyncio.sleep(min(3.0, seconds / 4))  # warm-up: first states, first moves
     cpu0, w0, sys0 = cpu_seconds(procs), time.perf_counter(), kernel_seconds(procs)
     drv0 = resource.getrusage(resource.RUSAGE_SELF)
@@ -461,14 +486,10 @@ async def one_run(
     run.stop.set()
     if run.rematches:  # a table between two games has closed its seats and is reopening them
         await asyncio.wait(set(run.rematches), timeout=60)
-    held = sum(1 for s in all_seats if s.conn is not None and s.conn.state.name == "OPEN")
+    held = sum(1 for s in all_seats if s.open)
     await asyncio.sleep(0.3)
     for s in all_seats:
-        if s.conn is not None:
-            await s.conn.close()
-    for t in tasks:
-        t.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+        close(s)
     driver_cpu = (drv1.ru_utime - drv0.ru_utime) + (drv1.ru_stime - drv0.ru_stime)
     moves = run.moves
     return {
