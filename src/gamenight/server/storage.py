@@ -412,14 +412,10 @@ class Storage:
         if self.dialect == "postgresql" and self.engine.dialect.driver == "asyncpg":
             await self._write_asyncpg(batch)
             return
-        if self.dialect == "sqlite":
-            await self._write_lock.acquire()
-        try:
-            async with self.engine.begin() as conn:
-                await self._execute(conn, batch)
-        finally:
-            if self.dialect == "sqlite":
-                self._write_lock.release()
+        # SQLite takes one writer at a time; other databases run their batches side by side
+        lock = self._write_lock if self.dialect == "sqlite" else contextlib.nullcontext()
+        async with lock, self.engine.begin() as conn:
+            await self._execute(conn, batch)
 
     async def _write_asyncpg(self, batch: list[_Write]) -> None:
         """The batch as one set-based statement on an asyncpg connection the group commits keep:
