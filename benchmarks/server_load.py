@@ -283,7 +283,7 @@ async def rematch(table: Table, run: Run) -> None:
     await asyncio.gather(*(connect(seat, run) for seat in table.seats))
 
 
-class SeatListener(WSListener):  # type: ignore[misc]
+class SeatListener(WSListener):
     """One seat's connection: each frame is handled in picows's callback, as it arrives."""
 
     def __init__(self, seat: Seat, run: Run) -> None:
