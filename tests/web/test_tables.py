@@ -282,6 +282,28 @@ def test_markup_in_a_display_name_stays_text(server: Server, context: Any) -> No
     assert not [e for e in errors if "dialog" in e or "pageerror" in e], errors
 
 
+def test_a_typed_name_survives_the_waiting_rooms_refreshes(server: Server, context: Any) -> None:
+    made = server.table("shake", [HUMAN, HUMAN, HUMAN])
+    tid = made["table_id"]
+    page = context.new_page()
+    page.goto(f"{server.base}/t/{tid}")
+    page.get_by_label("Your name").fill("Sa")
+    page.locator("#join-seat").select_option("2")
+    # the page asks for the seats every 3 s: a refresh with the same seats leaves the form alone
+    page.wait_for_timeout(3500)
+    assert page.get_by_label("Your name").input_value() == "Sa"
+    # another player takes seat A: the form is redrawn without it, and keeps the typing and choice
+    server.call("POST", f"/api/tables/{tid}/join", {"name": "Kim", "seat": 0})
+    page.wait_for_function("!document.querySelector('#join-seat option[value=\"0\"]')")
+    assert page.get_by_label("Your name").input_value() == "Sa"
+    assert page.locator("#join-seat").input_value() == "2"
+    page.get_by_label("Your name").press_sequentially("m")
+    page.get_by_role("button", name="Join the table").click()
+    page.wait_for_selector("#conn.open")
+    seats = server.call("GET", f"/api/tables/{tid}")["seats"]
+    assert [s.get("name") for s in seats] == ["Kim", None, "Sam"], seats
+
+
 def test_a_dropped_connection_says_reconnecting_and_resumes(server: Server, context: Any) -> None:
     tid, token = start_with(server, "shake", [HUMAN, BOT])
     page = context.new_page()

@@ -136,10 +136,16 @@ function showJoin() {
   const panel = $("join");
   const free = openSeats();
   if (!free.length || app.summary.status !== "waiting") { panel.hidden = true; return; }
-  const name = h("input", { id: "join-name", name: "name", autocomplete: "nickname", required: true, value: playerName(), "aria-describedby": "join-msg" });
+  const seatKey = free.map((s) => String(s.seat)).join(",");
+  if (!panel.hidden && panel.dataset.seats === seatKey) return; // same seats: keep what the player typed
+  // a redraw (a seat was taken or freed) keeps the typed name, the chosen seat and any message
+  const typed = $("join-name")?.value, chosenSeat = $("join-seat")?.value, said = $("join-msg")?.textContent;
+  const typing = document.activeElement?.id === "join-name" ? document.activeElement.selectionStart : null;
+  panel.dataset.seats = seatKey;
+  const name = h("input", { id: "join-name", name: "name", autocomplete: "nickname", required: true, value: typed ?? playerName(), "aria-describedby": "join-msg" });
   const pick = h("select", { id: "join-seat", "aria-label": "seat" },
-    ...free.map((s) => h("option", { value: String(s.seat) }, s.seat === "dealer" ? "the dealer" : `seat ${letter(s.seat)}`)));
-  const msg = h("p", { id: "join-msg", class: "form-msg", role: "status" });
+    ...free.map((s) => h("option", { value: String(s.seat), selected: String(s.seat) === chosenSeat ? true : null }, s.seat === "dealer" ? "the dealer" : `seat ${letter(s.seat)}`)));
+  const msg = h("p", { id: "join-msg", class: "form-msg", role: "status" }, said || "");
   const form = h("form", { class: "join-form", onsubmit: async (e) => {
     e.preventDefault();
     const chosen = name.value.trim();
@@ -161,6 +167,7 @@ function showJoin() {
   mount(panel, h("h2", {}, `Join this ${app.summary.title || app.summary.game} table`), form,
     h("p", { class: "muted" }, "Or just watch: the table below updates live."));
   panel.hidden = false;
+  if (typing !== null) { name.focus(); name.setSelectionRange(typing, typing); }
 }
 
 // ---- waiting room ----------------------------------------------------------------------------
