@@ -10,6 +10,11 @@ alternate for ``--rounds`` rounds and each row keeps its best round (as timeit d
 noisy neighbour slows both or neither. Without the bench extra (``pip install -e '.[bench]'``)
 the pig column is left out.
 
+A third row bounds what pure Python can reach here: Snake Eyes' rules alone (who turns which
+card down, who throws next) on a bare object, through the same loop, with none of the engine's
+guarantees (no validation, record, event log, ledger, copies or per-draw seeded stream). The
+protocol's Snake Eyes can only come near it, never pass it.
+
 Targets: 2-player Snake Eyes at least 1.0 times pig, every other game at least 0.5 times.
 
     python benchmarks/engine_speed.py [--seconds 1] [--rounds 3]
@@ -75,6 +80,59 @@ def pig_speed(seconds: float) -> float | None:
     return moves / (time.process_time() - start)
 
 
+CARDS = (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)
+
+
+class BareSnakeEyes:
+    """Snake Eyes' card rules and nothing else (7 passes left, a face-down total passes to the
+    nearest seat with it face up; the complete-pass chances are left out): a ceiling."""
+
+    __slots__ = ("up", "left", "thrower", "winner", "players", "random")
+
+    def __init__(self, players: int, seed: int) -> None:
+        self.up = [[total in CARDS for total in range(13)] for _ in range(players)]
+        self.left = [len(CARDS)] * players
+        self.thrower, self.players = 0, players
+        self.winner: int | None = None
+        self.random = random.Random(seed).random
+
+    def is_terminal(self) -> bool:
+        return self.winner is not None
+
+    def is_chance(self) -> bool:
+        return self.winner is None
+
+    def sample_chance(self) -> int:
+        total = int(self.random() * 6) + int(self.random() * 6) + 2
+        seat, n = self.thrower, self.players
+        if total == 7:
+            self.thrower = (seat + 1) % n
+            return total
+        for step in range(n):
+            other = (seat + step) % n
+            if self.up[other][total]:
+                self.thrower = other
+                self.up[other][total] = False
+                self.left[other] -= 1
+                if not self.left[other]:
+                    self.winner = other
+                break
+        return total
+
+
+def bare_speed(seconds: float) -> float:
+    """Moves per second of ``BareSnakeEyes`` (2 players) through the protocol loop's calls."""
+    moves, seed, start = 0, 0, time.process_time()
+    while time.process_time() - start < seconds:
+        state = BareSnakeEyes(2, seed)
+        seed += 1
+        while not state.is_terminal():
+            if state.is_chance():
+                state.sample_chance()
+            moves += 1
+    return moves / (time.process_time() - start)
+
+
 def rows() -> list[tuple[str, int]]:
     """Every registered game at its fewest players and at four (or its most, if fewer)."""
     out = []
@@ -93,15 +151,19 @@ def main() -> None:
     table = rows()
     best: dict[tuple[str, int], float] = dict.fromkeys(table, 0.0)
     pig: float | None = None
+    bare = 0.0
     for _ in range(args.rounds):
         speed = pig_speed(args.seconds)
         pig = None if speed is None else max(pig or 0.0, speed)
+        bare = max(bare, bare_speed(args.seconds))
         for row in table:
             best[row] = max(best[row], protocol_speed(*row, args.seconds))
     if pig is None:
         print("pig: pyspiel is not installed (pip install -e '.[bench]'): no ratio column")
     else:
         print(f"baseline: OpenSpiel pig through pyspiel, random play: {pig:,.0f} moves/s")
+    vs = "" if pig is None else f", {bare / pig:.2f}x pig"
+    print(f"ceiling: Snake Eyes' rules alone in bare Python: {bare:,.0f} moves/s{vs}")
     print(f"{'game':20} {'players':>7} {'moves/s':>10}" + ("" if pig is None else "   vs pig"))
     missed = []
     for (game_id, players), speed in best.items():
