@@ -5,16 +5,16 @@ connections to that table: each process keeps one subscriber connection, listens
 channel while it has local subscribers for it, and hands each notice to them in arrival order
 (one small queue per table, so a slow table never holds up the others). Local subscribers hear
 local notices directly, awaited in ``publish`` as the in-process fan-out does. Notices carry no
-view and no secret; a receiver catches up from storage, so a notice lost while Redis was
-unreachable costs nothing once the next one arrives, and ``on_gap`` lets the owner resynchronise
-everything after a reconnect.
+view; a moves notice carries the committed moves, which a receiver applies when they follow on
+its copy and otherwise reads from storage, so a notice lost while Redis was unreachable costs
+nothing once the next one arrives, and ``on_gap`` lets the owner resynchronise everything after
+a reconnect.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import uuid
 from collections import deque
@@ -27,6 +27,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from . import wire
 from .lease_redis import KEY_PREFIX
 
 log = logging.getLogger(__name__)
@@ -110,11 +111,9 @@ class RedisFanOut:
 
         A notice Redis could not take is only logged: the move is already stored, and the other
         processes catch up at the table's next notice (or a client's ``sync``)."""
-        wire = json.dumps(
-            {**notice, "table_id": table_id, "origin": self.origin}, separators=(",", ":")
-        )
+        text = wire.dumps({**notice, "table_id": table_id, "origin": self.origin})
         try:
-            await self.redis.publish(table_channel(table_id), wire)
+            await self.redis.publish(table_channel(table_id), text)
             self.published += 1
         except RedisError as e:
             log.warning("could not publish a notice of table %s: %s", table_id, e)
@@ -191,7 +190,7 @@ class RedisFanOut:
 
     def _receive(self, data: bytes | str) -> None:
         try:
-            notice = json.loads(data)
+            notice = wire.loads(data)
         except ValueError:
             log.error("redis fan-out dropped a notice that is not JSON: %.80r", data)
             return

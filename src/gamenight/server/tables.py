@@ -283,6 +283,25 @@ def merge_race(theirs: Any, ours: dict[str, Any] | None) -> dict[str, Any] | Non
     return {**theirs, "arrivals": arrivals}
 
 
+def carried_moves(table: Table, notice: Notice) -> list[tuple[int | None, Any]] | None:
+    """The committed moves a ``moves`` notice carries, when they follow exactly on ours (else
+    None: the gap is read from storage)."""
+    moves, first = notice.get("moves"), notice.get("first")
+    if notice.get("kind") != "moves" or first != table.move or not isinstance(moves, list):
+        return None
+    if notice.get("move") != table.move + len(moves):
+        return None
+    out: list[tuple[int | None, Any]] = []
+    for m in moves:
+        if not (isinstance(m, list) and len(m) == 2 and isinstance(m[1], dict)):
+            return None
+        seat = m[0]
+        if not (seat is None or type(seat) is int):
+            return None
+        out.append((seat, m[1]))
+    return out
+
+
 def default_action(state: State, seat: int) -> dict[str, Any] | None:
     """What a seat that ran out of time plays: the game's own default, else a cautious one."""
     own = getattr(state, "default_action", None)
@@ -698,7 +717,9 @@ class TableService:
             await self._notify(table, "timer", seat=seat, action=action, move=accepted.first)
         # with the lease's token, a process that catches up to these moves knows that the next
         # lease, if it gets it, follows a writer whose moves it holds (RedisLease.seen)
-        await self._notify(table, "moves", **({} if fence is None else {"fence": fence}))
+        await self._notify(
+            table, "moves", first=accepted.first, **({} if fence is None else {"fence": fence})
+        )
         if self.on_move is not None:
             self.on_move(table, accepted, time.perf_counter() - started)
         return accepted
@@ -813,7 +834,7 @@ class TableService:
         async with table.lock:
             move = notice.get("move")
             if not (moves_only and isinstance(move, int) and table.move >= move):  # not yet had
-                await self._catch_up(table, row=not moves_only)
+                await self._catch_up(table, row=not moves_only, newer=carried_moves(table, notice))
         fence, seen = notice.get("fence"), getattr(self.lease, "seen", None)
         if isinstance(fence, int) and isinstance(move, int) and table.move >= move and seen:
             seen(table.id, fence)
@@ -829,11 +850,15 @@ class TableService:
             if "deadline" in notice:
                 table.deadline = notice["deadline"]
 
-    async def _catch_up(self, table: Table, row: bool = False) -> None:
-        """Under the table's lock: stored moves we lack, and (``row``) its seats and status."""
+    async def _catch_up(
+        self, table: Table, row: bool = False, newer: list[tuple[int | None, Any]] | None = None
+    ) -> None:
+        """Under the table's lock: stored moves we lack (``newer``: a notice carried them),
+        and (``row``) its seats and status."""
         if not self.shared:
             return
-        newer = await self.storage.load_moves(table.id, since=table.move)
+        if newer is None:
+            newer = await self.storage.load_moves(table.id, since=table.move)
         for s, a in newer:
             table.state.apply(a, s)
         if newer:
@@ -991,6 +1016,12 @@ class TableService:
         if kind in ("moves", "status", "race"):  # public: other processes show the same
             notice["race"], notice["deadline"] = table.race, table.deadline
             notice["moved_at"] = table.moved_at
+        if kind == "moves" and self.shared:
+            # the committed moves themselves: the other processes apply them instead of each
+            # reading them back from storage (a database round trip per process per move)
+            first = int(extra.get("first", table.move))
+            done = table.state.moves[first:]
+            notice["moves"] = [[seat, action] for seat, action in done]
         await self.fanout.publish(table.id, notice)
 
     def _cancel_tasks(self, table: Table) -> None:
