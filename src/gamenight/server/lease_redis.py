@@ -48,12 +48,18 @@ end
 return 0
 """
 
-# KEYS: lease.  ARGV: owner:token.  -> 1 released, 0 it was no longer ours.
+# KEYS: lease.  ARGV: owner:token, then channel, message, ...  -> 1 released, 0 it was no
+# longer ours. The messages (the notices of the work done under the lease, already committed)
+# are published either way.
 _RELEASE = """
+local released = 0
 if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
+  released = redis.call('DEL', KEYS[1])
 end
-return 0
+for i = 2, #ARGV - 1, 2 do
+  redis.call('PUBLISH', ARGV[i], ARGV[i + 1])
+end
+return released
 """
 
 
@@ -99,6 +105,9 @@ class HeldLease:
     unchanged: bool = False
     """True when the table's previous lease (token - 1) was our own, given back in good order,
     or one whose moves we already hold (``seen``): our copy of the table needs no catching up."""
+    announce: list[tuple[str, str]] = field(default_factory=list)
+    """(channel, message) pairs the release publishes in its own round trip: a writer's notices
+    cost no PUBLISH of their own."""
     _renewer: asyncio.TimerHandle | asyncio.Task[None] | None = field(default=None, repr=False)
     """What renews the lease next: a timer until a renewal is due, then that renewal's task
     (cancelling it is how a test plays a process that stopped renewing)."""
@@ -220,7 +229,8 @@ class RedisLease:
                 await renewer
         elif renewer is not None:  # a timer (uvloop's own class, not asyncio.TimerHandle)
             renewer.cancel()
-        ok = bool(int(await self._release(keys=[lease_key(lease.table_id)], args=[lease.value])))
+        args = [lease.value, *(part for pair in lease.announce for part in pair)]
+        ok = bool(int(await self._release(keys=[lease_key(lease.table_id)], args=args)))
         lease.lost = lease.lost or not ok
         if ok and not lease.lost:
             self._last[lease.table_id] = lease.token

@@ -111,12 +111,21 @@ class RedisFanOut:
 
         A notice Redis could not take is only logged: the move is already stored, and the other
         processes catch up at the table's next notice (or a client's ``sync``)."""
-        text = wire.dumps({**notice, "table_id": table_id, "origin": self.origin})
         try:
-            await self.redis.publish(table_channel(table_id), text)
+            await self.redis.publish(*self.message(table_id, notice))
             self.published += 1
         except RedisError as e:
             log.warning("could not publish a notice of table %s: %s", table_id, e)
+        await self.deliver(table_id, notice)
+
+    def message(self, table_id: str, notice: Notice) -> tuple[str, str]:
+        """The channel and text ``publish`` sends: a writer's lease release can carry them
+        (``HeldLease.announce``), one Redis round trip for both."""
+        text = wire.dumps({**notice, "table_id": table_id, "origin": self.origin})
+        return table_channel(table_id), text
+
+    async def deliver(self, table_id: str, notice: Notice) -> None:
+        """Tell local subscribers only (the notice reached Redis another way)."""
         for callback in list(self.subscribers.get(table_id, ())):
             await callback(notice)
 

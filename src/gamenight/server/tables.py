@@ -707,19 +707,29 @@ class TableService:
                 if running is not None and running[0] == seat:  # acted: a fresh timer next
                     running[1].cancel()
                     del table.tasks["timer"]
+                notices = []
+                if timer:  # announced first, with the move the default action was played at
+                    notices.append(
+                        self._notice(table, "timer", seat=seat, action=action, move=accepted.first)
+                    )
+                # with the lease's token, a process that catches up to these moves knows that
+                # the next lease, if it gets it, follows a writer whose moves it holds
+                # (RedisLease.seen)
+                fenced = {} if fence is None else {"fence": fence}
+                notices.append(self._notice(table, "moves", first=accepted.first, **fenced))
+                announced = self._announce(held, table.id, notices)
         except ServerError as e:
             if e.code == "too_late":  # the race record grew: every screen shows it
                 await self._notify(table, "race")
             raise
         finally:
             self.in_flight -= 1
-        if timer:  # announced first, with the move the default action was played at
-            await self._notify(table, "timer", seat=seat, action=action, move=accepted.first)
-        # with the lease's token, a process that catches up to these moves knows that the next
-        # lease, if it gets it, follows a writer whose moves it holds (RedisLease.seen)
-        await self._notify(
-            table, "moves", first=accepted.first, **({} if fence is None else {"fence": fence})
-        )
+        deliver = getattr(self.fanout, "deliver", None)
+        for notice in notices:
+            if announced and deliver is not None:  # Redis has them: only ours to tell
+                await deliver(table.id, notice)
+            else:
+                await self.fanout.publish(table.id, notice)
         if self.on_move is not None:
             self.on_move(table, accepted, time.perf_counter() - started)
         return accepted
@@ -1010,6 +1020,21 @@ class TableService:
 
     # --- bots, timers, expiry ---------------------------------------------------------------
     async def _notify(self, table: Table, kind: str, **extra: Any) -> None:
+        await self.fanout.publish(table.id, self._notice(table, kind, **extra))
+
+    def _announce(self, held: Any, table_id: str, notices: list[Notice]) -> bool:
+        """Hand the notices to the shared lease, whose release publishes them in its own round
+        trip (one Redis command a move instead of two); False when there is no such lease."""
+        announce = getattr(held, "announce", None)
+        message = getattr(self.fanout, "message", None)
+        if announce is None or message is None:
+            return False
+        announce.extend(message(table_id, notice) for notice in notices)
+        return True
+
+    def _notice(self, table: Table, kind: str, **extra: Any) -> Notice:
+        """What the fan-out carries after a change (bots and timers are scheduled first, so
+        the notice holds the new turn deadline)."""
         if kind in ("moves", "status"):
             self._schedule(table)
         notice: Notice = {"table_id": table.id, "move": table.move, "kind": kind, **extra}
@@ -1022,7 +1047,7 @@ class TableService:
             first = int(extra.get("first", table.move))
             done = table.state.moves[first:]
             notice["moves"] = [[seat, action] for seat, action in done]
-        await self.fanout.publish(table.id, notice)
+        return notice
 
     def _cancel_tasks(self, table: Table) -> None:
         for _, task in table.tasks.values():
