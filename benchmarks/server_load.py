@@ -437,7 +437,7 @@ def profile(server: Server, out: Path, mode: str, seconds: float) -> subprocess.
             "--format",
             "raw",
             "--rate",
-            "200",
+            os.environ.get("PYSPY_RATE", "200"),
             "--output",
             str(target),
             "--nonblocking",
