@@ -6,7 +6,10 @@ Redis), seats N clients on N/4 four-seat tables and plays for a fixed time in tw
 - human: each table moves as if each of its seats moved once every 2-5 s (the acting seat thinks
   for 2-5 s divided by the seats at the table), so N seats make about N/3.5 moves a second;
 - flat: each table keeps exactly one move in flight (the acting seat answers every new state at
-  once), which measures how many durable moves a second the server sustains.
+  once), which measures how many durable moves a second the server sustains;
+- idle: every seat connected and nobody moving, which measures what the server spends on held
+  connections and tables alone (pings, timers, leases), a cost the human-pace figure divides
+  among its moves.
 
 For each run it prints move-to-broadcast latency (from sending an action to each seat of the
 table receiving the new state, p50/p99), durable moves/s (player moves whose state came back,
@@ -16,7 +19,7 @@ memory per idle table (from /proc of the server processes, via psutil), and the 
 or queue per frame; it shares the machine's cores with the server).
 Targets and the boardgame.io 0.50.2 peer figures are printed beside the figures.
 
-    python benchmarks/server_load.py [--seats 1000] [--seconds 20] [--mode human|flat|both]
+    python benchmarks/server_load.py [--seats 1000] [--seconds 20] [--mode human|flat|idle|both]
         [--backend sqlite|postgres|redis|all] [--game gambler]
 
 Bounded: at most 8,000 seats and 300 s a run; loopback only; it stops the servers it started.
@@ -362,7 +365,8 @@ def on_frame(seat: Seat, frame: dict[str, Any], run: Run) -> None:
             if run.measuring:
                 run.moves += 1
         if (
-            not run.stop.is_set()
+            run.mode != "idle"
+            and not run.stop.is_set()
             and table.busy is None
             and move == table.newest  # another seat may already hold a newer state
             and frame.get("status") == "playing"
@@ -433,7 +437,7 @@ def profile(server: Server, out: Path, mode: str, seconds: float) -> subprocess.
             "--format",
             "raw",
             "--rate",
-            "200",
+            os.environ.get("PYSPY_RATE", "200"),
             "--output",
             str(target),
             "--nonblocking",
@@ -561,6 +565,12 @@ def report(backend_name: str, r: dict[str, Any]) -> None:
         want = TARGETS["flat_sqlite"] if backend_name == "sqlite" else TARGETS["flat_postgres"]
         line += f"   target >= {want:,.0f}: {verdict(r['moves_per_s'] >= want)}"
     print(line)
+    if r["mode"] == "idle":
+        print(
+            f"  server CPU, no moves  {r['server_cpu_pct']:8.1f}% of a core "
+            f"({r['kernel_pct']:.0f}% of it in the kernel): what held seats cost by themselves"
+        )
+        return
     cpu_ok = r["cpu_ms_per_move"] <= TARGETS["cpu_ms_per_move"]
     print(
         f"  server CPU per move   {r['cpu_ms_per_move']:8.3f} ms   "
@@ -617,7 +627,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seats", type=int, default=1000, help="WebSocket seats (4 a table)")
     parser.add_argument("--seconds", type=float, default=20.0, help="measured time per run")
-    parser.add_argument("--mode", choices=["human", "flat", "both"], default="both")
+    parser.add_argument("--mode", choices=["human", "flat", "idle", "both"], default="both")
     parser.add_argument("--backend", choices=["sqlite", "postgres", "redis", "all"], default="all")
     parser.add_argument("--game", default="gambler", help="a turn-based game id")
     parser.add_argument(

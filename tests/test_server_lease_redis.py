@@ -180,3 +180,24 @@ async def test_a_lease_held_too_long_elsewhere_is_a_typed_busy_error(redis: Redi
             pass
     assert isinstance(busy.value, ServerError) and "busy" in busy.value.message
     await a.release(held)
+
+
+async def test_a_release_publishes_what_the_holder_announced_even_when_lost(redis: Redis) -> None:
+    a = RedisLease(redis, "a", ttl=2)
+    t = table()
+    pubsub = redis.pubsub(ignore_subscribe_messages=True)
+    await pubsub.subscribe(f"chan-{t}")
+    async with a.hold(t) as held:
+        held.announce += [(f"chan-{t}", "one"), (f"chan-{t}", "two")]
+    lost = await a.acquire(t)
+    lost.announce.append((f"chan-{t}", "three"))
+    await redis.delete(f"gamenight:lease:{t}")  # expired: not ours to delete, still announced
+    assert not await a.release(lost)
+    got = []
+    deadline = asyncio.get_running_loop().time() + 5
+    while len(got) < 3 and asyncio.get_running_loop().time() < deadline:
+        msg = await pubsub.get_message(timeout=0.5)  # None also for the subscribe reply
+        if msg is not None:
+            got.append(msg["data"])
+    assert got == [b"one", b"two", b"three"]
+    await pubsub.aclose()

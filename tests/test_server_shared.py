@@ -172,3 +172,47 @@ async def test_both_processes_show_the_same_race_record_and_deadline(
     # the frame each process sends shows the same
     assert a.frame(table, None)["race"] == b.frame(there, None)["race"]
     assert a.frame(table, None)["deadline"] == b.frame(there, None)["deadline"]
+
+
+@pytest.mark.redis
+async def test_a_moves_notice_carries_its_moves_so_the_other_process_reads_no_storage(
+    two_processes: list[TableService],
+) -> None:
+    a, b = two_processes
+    table, host = await a.create(CreateTable(game="gambler", seats=HUMANS))
+    tokens = [(await a.join(table.id, f"P{i}", i))[1] for i in range(2)]
+    await a.start(table.id, host)
+    there = await b.find(table.id)
+    await until(lambda: there.status == "playing" and there.move == table.move)
+    reads: list[int] = []
+    load_moves = b.storage.load_moves
+
+    async def counted(table_id: str, since: int = 0) -> list[tuple[int | None, Any]]:
+        reads.append(since)
+        return await load_moves(table_id, since)
+
+    b.storage.load_moves = counted  # type: ignore[method-assign]
+    for _ in range(6):
+        if table.status != "playing":
+            break
+        turn = table.state.actors()[0]
+        await a.act(table.id, tokens[turn], table.move, table.state.legal_actions(turn)[0])
+        await until(lambda: there.move == table.move)
+    assert reads == []
+    assert list(there.state.moves) == list(table.state.moves)
+    for seat in (0, 1, None):
+        assert b.frame(there, seat) == a.frame(table, seat)
+
+
+def test_carried_moves_are_used_only_when_they_follow_on_our_copy() -> None:
+    from gamenight.server.tables import carried_moves
+
+    class Stub:
+        move = 4
+
+    moves = [[0, {}], [None, {}]]
+    notice: dict[str, Any] = {"kind": "moves", "first": 4, "move": 6, "moves": moves}
+    assert carried_moves(Stub(), notice) == [(0, {}), (None, {})]  # type: ignore[arg-type]
+    for gap in ({"first": 3}, {"move": 7}, {"moves": [[0, {}], ["x", {}]]}, {"kind": "status"}):
+        assert carried_moves(Stub(), {**notice, **gap}) is None  # type: ignore[arg-type]
+    assert carried_moves(Stub(), {"kind": "moves", "move": 6}) is None  # type: ignore[arg-type]

@@ -259,8 +259,11 @@ class Connection:
     def sends_now(self, notice: Notice) -> bool:
         """Whether a moves notice can be sent here and now, in the mover's step, instead of by
         waking the pump (a task step per seat per move): only when nothing is queued before it,
-        the pump is idle, and neither the send lock, the table's lock nor the socket would wait."""
+        the pump is idle, and neither the send lock, the table's lock nor the socket would wait.
+        With other processes, only once our copy of the table holds the notice's move (the
+        service absorbs a notice before its connections hear it), as the pump would catch up."""
         wake, writable = self.wake, self.writable
+        move = notice.get("move")
         return (
             notice.get("kind") == "moves"
             and not self.notices
@@ -271,7 +274,7 @@ class Connection:
             and writable.is_set()
             and not self.send_lock.locked()
             and not self.table.lock.locked()
-            and not self.service.shared
+            and (not self.service.shared or (type(move) is int and self.table.move >= move))
         )
 
     def replied(self) -> None:

@@ -1,8 +1,9 @@
 """The fan-out port: tell every process's connections that a table changed.
 
 A notice names the table, its move counter and what kind of change it was; it carries no view
-and no secret. Receivers bring their copy of the table up to date from storage and send each
-connection its own seat's view. ``LocalFanOut`` serves one process; ``scale`` adds Redis.
+(across processes a moves notice adds the committed moves). Receivers bring their copy of the
+table up to date and send each connection its own seat's view. ``LocalFanOut`` serves one
+process; ``scale`` adds Redis.
 """
 
 from __future__ import annotations

@@ -48,12 +48,18 @@ end
 return 0
 """
 
-# KEYS: lease.  ARGV: owner:token.  -> 1 released, 0 it was no longer ours.
+# KEYS: lease.  ARGV: owner:token, then channel, message, ...  -> 1 released, 0 it was no
+# longer ours. The messages (the notices of the work done under the lease, already committed)
+# are published either way.
 _RELEASE = """
+local released = 0
 if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
+  released = redis.call('DEL', KEYS[1])
 end
-return 0
+for i = 2, #ARGV - 1, 2 do
+  redis.call('PUBLISH', ARGV[i], ARGV[i + 1])
+end
+return released
 """
 
 
@@ -99,8 +105,13 @@ class HeldLease:
     unchanged: bool = False
     """True when the table's previous lease (token - 1) was our own, given back in good order,
     or one whose moves we already hold (``seen``): our copy of the table needs no catching up."""
-    _renewer: asyncio.Task[None] | None = field(default=None, repr=False)
-    _done: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
+    announce: list[tuple[str, str]] = field(default_factory=list)
+    """(channel, message) pairs the release publishes in its own round trip: a writer's notices
+    cost no PUBLISH of their own."""
+    _renewer: asyncio.TimerHandle | asyncio.Task[None] | None = field(default=None, repr=False)
+    """What renews the lease next: a timer until a renewal is due, then that renewal's task
+    (cancelling it is how a test plays a process that stopped renewing)."""
+    _done: bool = field(default=False, repr=False)
 
     @property
     def value(self) -> str:
@@ -135,6 +146,7 @@ class RedisLease:
 
     async def try_acquire(self, table_id: str) -> HeldLease | float:
         """Take the lease now, or return how many seconds its current holder has left."""
+        sent = time.monotonic()  # Redis's TTL starts after this: our clock runs out first
         got = int(
             await self._acquire(
                 keys=[lease_key(table_id), fence_key(table_id)], args=[self.owner, self._ttl_ms()]
@@ -142,7 +154,7 @@ class RedisLease:
         )
         if got < 0:
             return -got / 1000
-        lease = HeldLease(table_id, self.owner, got, time.monotonic() + self.ttl)
+        lease = HeldLease(table_id, self.owner, got, sent + self.ttl)
         lease.unchanged = self._last.get(table_id) == got - 1
         return lease
 
@@ -154,7 +166,7 @@ class RedisLease:
         while True:
             got = await self.try_acquire(table_id)
             if isinstance(got, HeldLease):
-                got._renewer = asyncio.create_task(self._keep(got))
+                self._renew_later(got)
                 return got
             waited = time.monotonic() - start
             if waited >= timeout:
@@ -164,25 +176,33 @@ class RedisLease:
             await asyncio.sleep(pause * random.uniform(0.5, 1.0))
             delay = min(delay * 2, 0.05)
 
-    async def _keep(self, lease: HeldLease) -> None:
-        """Renew at a third of the TTL; mark the lease lost when Redis says it is not ours."""
+    def _renew_later(self, lease: HeldLease) -> None:
+        """Renew at a third of the TTL: a timer, not a task per lease, as most leases are given
+        back within milliseconds (a task, a wait_for and an event per move cost more CPU than
+        the lease's own round trips)."""
+        loop = asyncio.get_running_loop()
+        lease._renewer = loop.call_later(self.ttl / 3, self._renew_now, lease)
+
+    def _renew_now(self, lease: HeldLease) -> None:
+        if not lease._done:
+            lease._renewer = asyncio.create_task(self._renew_once(lease))
+
+    async def _renew_once(self, lease: HeldLease) -> None:
+        """One renewal; mark the lease lost when Redis says it is not ours. Never cancelled
+        mid-command by ``release`` (awaited instead): a redis-py reply cut off by a cancel can
+        leave the next command on that connection waiting for ever."""
         try:
-            while True:
-                # Woken early when the lease is given back, never cancelled mid-command: a
-                # redis-py reply cut off by a cancel can leave the next command on that
-                # connection waiting for ever.
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(lease._done.wait(), self.ttl / 3)
-                if lease._done.is_set():
-                    return
-                ok = await self._renew(
-                    keys=[lease_key(lease.table_id)], args=[lease.value, self._ttl_ms()]
-                )
-                if not int(ok):
-                    lease.lost = True
-                    log.warning("lease on table %s was taken over", lease.table_id)
-                    return
-                lease.expires_at = time.monotonic() + self.ttl
+            sent = time.monotonic()
+            ok = await self._renew(
+                keys=[lease_key(lease.table_id)], args=[lease.value, self._ttl_ms()]
+            )
+            if not int(ok):
+                lease.lost = True
+                log.warning("lease on table %s was taken over", lease.table_id)
+                return
+            lease.expires_at = sent + self.ttl
+            if not lease._done:
+                self._renew_later(lease)
         except asyncio.CancelledError:
             raise
         except Exception as e:  # Redis unreachable: we can no longer prove it is ours.
@@ -202,11 +222,15 @@ class RedisLease:
 
     async def release(self, lease: HeldLease) -> bool:
         """Give the lease back; False if it had already expired or been taken over."""
-        lease._done.set()
-        if lease._renewer is not None:
+        lease._done = True
+        renewer = lease._renewer
+        if isinstance(renewer, asyncio.Task):
             with contextlib.suppress(asyncio.CancelledError):
-                await lease._renewer
-        ok = bool(int(await self._release(keys=[lease_key(lease.table_id)], args=[lease.value])))
+                await renewer
+        elif renewer is not None:  # a timer (uvloop's own class, not asyncio.TimerHandle)
+            renewer.cancel()
+        args = [lease.value, *(part for pair in lease.announce for part in pair)]
+        ok = bool(int(await self._release(keys=[lease_key(lease.table_id)], args=args)))
         lease.lost = lease.lost or not ok
         if ok and not lease.lost:
             self._last[lease.table_id] = lease.token

@@ -5,16 +5,16 @@ connections to that table: each process keeps one subscriber connection, listens
 channel while it has local subscribers for it, and hands each notice to them in arrival order
 (one small queue per table, so a slow table never holds up the others). Local subscribers hear
 local notices directly, awaited in ``publish`` as the in-process fan-out does. Notices carry no
-view and no secret; a receiver catches up from storage, so a notice lost while Redis was
-unreachable costs nothing once the next one arrives, and ``on_gap`` lets the owner resynchronise
-everything after a reconnect.
+view; a moves notice carries the committed moves, which a receiver applies when they follow on
+its copy and otherwise reads from storage, so a notice lost while Redis was unreachable costs
+nothing once the next one arrives, and ``on_gap`` lets the owner resynchronise everything after
+a reconnect.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import uuid
 from collections import deque
@@ -27,6 +27,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from . import wire
 from .lease_redis import KEY_PREFIX
 
 log = logging.getLogger(__name__)
@@ -110,14 +111,21 @@ class RedisFanOut:
 
         A notice Redis could not take is only logged: the move is already stored, and the other
         processes catch up at the table's next notice (or a client's ``sync``)."""
-        wire = json.dumps(
-            {**notice, "table_id": table_id, "origin": self.origin}, separators=(",", ":")
-        )
         try:
-            await self.redis.publish(table_channel(table_id), wire)
+            await self.redis.publish(*self.message(table_id, notice))
             self.published += 1
         except RedisError as e:
             log.warning("could not publish a notice of table %s: %s", table_id, e)
+        await self.deliver(table_id, notice)
+
+    def message(self, table_id: str, notice: Notice) -> tuple[str, str]:
+        """The channel and text ``publish`` sends: a writer's lease release can carry them
+        (``HeldLease.announce``), one Redis round trip for both."""
+        text = wire.dumps({**notice, "table_id": table_id, "origin": self.origin})
+        return table_channel(table_id), text
+
+    async def deliver(self, table_id: str, notice: Notice) -> None:
+        """Tell local subscribers only (the notice reached Redis another way)."""
         for callback in list(self.subscribers.get(table_id, ())):
             await callback(notice)
 
@@ -191,7 +199,7 @@ class RedisFanOut:
 
     def _receive(self, data: bytes | str) -> None:
         try:
-            notice = json.loads(data)
+            notice = wire.loads(data)
         except ValueError:
             log.error("redis fan-out dropped a notice that is not JSON: %.80r", data)
             return

@@ -11,8 +11,11 @@ import asyncio
 import contextlib
 import importlib.util
 import logging
+import queue
 import sqlite3
+import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,6 +63,18 @@ class _Write:
     moves: list[tuple[int | None, dict[str, Any]]]
     fields: dict[str, Any]
     done: asyncio.Future[None]
+
+
+_Job = tuple[Callable[[], Any], asyncio.AbstractEventLoop, "asyncio.Future[Any]"]
+
+
+def _resolve(done: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    if done.done():  # the caller was cancelled meanwhile
+        return
+    if error is None:
+        done.set_result(result)
+    else:
+        done.set_exception(error)
 
 
 def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:
@@ -165,37 +180,54 @@ def _pg_type(column: Column[Any]) -> str:
     return name
 
 
+_PG_SQL: dict[tuple[bool, tuple[tuple[str, ...], ...]], str] = {}
+
+
 def _pg_batch(
     updates: dict[tuple[str, ...], list[tuple[Any, ...]]],
     rows: list[tuple[str, int, int | None, str]],
 ) -> tuple[str, list[list[Any]]]:
     """Moves and table fields as one PostgreSQL statement over arrays (``unnest``): a
-    data-modifying WITH per part, so the whole batch commits or fails as one."""
-    parts: list[str] = []
+    data-modifying WITH per part, so the whole batch commits or fails as one. The statement's
+    text depends only on which parts and fields the batch has: built once per shape."""
     params: list[list[Any]] = []
+    for values in ([rows] if rows else []) + list(updates.values()):
+        params += [list(column) for column in zip(*values, strict=True)]
+    shape = (bool(rows), tuple(updates))
+    sql = _PG_SQL.get(shape)
+    if sql is None:
+        sql = _pg_batch_sql(*shape)
+        if len(_PG_SQL) < 256:  # a handful of shapes in practice; never unbounded
+            _PG_SQL[shape] = sql
+    return sql, params
 
-    def arrays(columns: list[Column[Any]], values: list[tuple[Any, ...]]) -> str:
+
+def _pg_batch_sql(with_rows: bool, update_keys: tuple[tuple[str, ...], ...]) -> str:
+    """The text of ``_pg_batch``'s statement for one shape, its arrays numbered in order."""
+    parts: list[str] = []
+    count = 0
+
+    def arrays(columns: list[Column[Any]]) -> str:
+        nonlocal count
         marks = []
-        for i, col in enumerate(columns):
-            params.append([v[i] for v in values])
-            marks.append(f"${len(params)}::{_pg_type(col)}[]")
+        for col in columns:
+            count += 1
+            marks.append(f"${count}::{_pg_type(col)}[]")
         return f"unnest({', '.join(marks)})"
 
-    if rows:
+    if with_rows:
         cols = [moves.c.table_id, moves.c.idx, moves.c.seat, moves.c.action]
-        parts.append(
-            "INSERT INTO moves (table_id, idx, seat, action) SELECT * FROM " + arrays(cols, rows)
-        )
-    for keys, values in updates.items():
+        into = "INSERT INTO moves (table_id, idx, seat, action) SELECT * FROM "
+        parts.append(into + arrays(cols))
+    for keys in update_keys:
         cols = [tables.c[k] for k in keys] + [tables.c.id]
         names = ", ".join(c.name for c in cols)
         sets = ", ".join(f"{k} = u.{k}" for k in keys)
         parts.append(
-            f"UPDATE tables SET {sets} FROM {arrays(cols, values)} AS u({names}) "
-            "WHERE tables.id = u.id"
+            f"UPDATE tables SET {sets} FROM {arrays(cols)} AS u({names}) WHERE tables.id = u.id"
         )
     ctes = ", ".join(f"w{i} AS ({part})" for i, part in enumerate(parts))
-    return f"WITH {ctes} SELECT 1", params
+    return f"WITH {ctes} SELECT 1"
 
 
 def _column_value(key: str, value: Any) -> Any:
@@ -219,7 +251,13 @@ class SqliteWriter:
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self._writer = ThreadPoolExecutor(1, thread_name_prefix="gamenight-sqlite-writer")
+        # One thread of our own fed by a SimpleQueue: an executor's submit (locks, a work item,
+        # a concurrent future chained to an asyncio one) cost more than the hop itself.
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._writer = threading.Thread(
+            target=self._work, name="gamenight-sqlite-writer", daemon=True
+        )
+        self._writer.start()
         self._checkpointer = ThreadPoolExecutor(1, thread_name_prefix="gamenight-checkpoint")
         self._conns: dict[str, sqlite3.Connection] = {}  # one per thread, made in that thread
         self._commits = 0
@@ -246,12 +284,30 @@ class SqliteWriter:
                 conn.execute("ROLLBACK")
             raise
 
+    def _work(self) -> None:
+        """The writer thread: run each job, hand its outcome back to the loop that sent it."""
+        while (job := self._jobs.get()) is not None:
+            fn, loop, done = job
+            try:
+                result, error = fn(), None
+            except BaseException as e:  # the caller's to raise, in its own task
+                result, error = None, e
+            with contextlib.suppress(RuntimeError):  # that loop is closed: nobody waits
+                loop.call_soon_threadsafe(_resolve, done, result, error)
+
+    async def _in_writer(self, fn: Callable[[], Any]) -> Any:
+        """Run ``fn`` on the writer thread and await its result."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[Any] = loop.create_future()
+        self._jobs.put((fn, loop, done))
+        return await done
+
     def _checkpoint_now(self) -> None:
         self._conn("checkpointer").execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     async def commit(self, statements: Statements) -> None:
         """Run the statements in one transaction; returns once it is committed (fsynced)."""
-        await asyncio.get_running_loop().run_in_executor(self._writer, self._commit, statements)
+        await self._in_writer(lambda: self._commit(statements))
         self._commits += 1
         if self._commits >= CHECKPOINT_EVERY and (
             self._checkpoint is None or self._checkpoint.done()
@@ -268,8 +324,9 @@ class SqliteWriter:
     async def close(self) -> None:
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(self._checkpointer, lambda: None)  # a checkpoint finishes
-        await loop.run_in_executor(self._writer, self._close_all)
-        self._writer.shutdown()
+        await self._in_writer(self._close_all)
+        self._jobs.put(None)
+        self._writer.join()
         self._checkpointer.shutdown()
 
 

@@ -283,6 +283,25 @@ def merge_race(theirs: Any, ours: dict[str, Any] | None) -> dict[str, Any] | Non
     return {**theirs, "arrivals": arrivals}
 
 
+def carried_moves(table: Table, notice: Notice) -> list[tuple[int | None, Any]] | None:
+    """The committed moves a ``moves`` notice carries, when they follow exactly on ours (else
+    None: the gap is read from storage)."""
+    moves, first = notice.get("moves"), notice.get("first")
+    if notice.get("kind") != "moves" or first != table.move or not isinstance(moves, list):
+        return None
+    if notice.get("move") != table.move + len(moves):
+        return None
+    out: list[tuple[int | None, Any]] = []
+    for m in moves:
+        if not (isinstance(m, list) and len(m) == 2 and isinstance(m[1], dict)):
+            return None
+        seat = m[0]
+        if not (seat is None or type(seat) is int):
+            return None
+        out.append((seat, m[1]))
+    return out
+
+
 def default_action(state: State, seat: int) -> dict[str, Any] | None:
     """What a seat that ran out of time plays: the game's own default, else a cautious one."""
     own = getattr(state, "default_action", None)
@@ -688,17 +707,29 @@ class TableService:
                 if running is not None and running[0] == seat:  # acted: a fresh timer next
                     running[1].cancel()
                     del table.tasks["timer"]
+                notices = []
+                if timer:  # announced first, with the move the default action was played at
+                    notices.append(
+                        self._notice(table, "timer", seat=seat, action=action, move=accepted.first)
+                    )
+                # with the lease's token, a process that catches up to these moves knows that
+                # the next lease, if it gets it, follows a writer whose moves it holds
+                # (RedisLease.seen)
+                fenced = {} if fence is None else {"fence": fence}
+                notices.append(self._notice(table, "moves", first=accepted.first, **fenced))
+                announced = self._announce(held, table.id, notices)
         except ServerError as e:
             if e.code == "too_late":  # the race record grew: every screen shows it
                 await self._notify(table, "race")
             raise
         finally:
             self.in_flight -= 1
-        if timer:  # announced first, with the move the default action was played at
-            await self._notify(table, "timer", seat=seat, action=action, move=accepted.first)
-        # with the lease's token, a process that catches up to these moves knows that the next
-        # lease, if it gets it, follows a writer whose moves it holds (RedisLease.seen)
-        await self._notify(table, "moves", **({} if fence is None else {"fence": fence}))
+        deliver = getattr(self.fanout, "deliver", None)
+        for notice in notices:
+            if announced and deliver is not None:  # Redis has them: only ours to tell
+                await deliver(table.id, notice)
+            else:
+                await self.fanout.publish(table.id, notice)
         if self.on_move is not None:
             self.on_move(table, accepted, time.perf_counter() - started)
         return accepted
@@ -813,7 +844,7 @@ class TableService:
         async with table.lock:
             move = notice.get("move")
             if not (moves_only and isinstance(move, int) and table.move >= move):  # not yet had
-                await self._catch_up(table, row=not moves_only)
+                await self._catch_up(table, row=not moves_only, newer=carried_moves(table, notice))
         fence, seen = notice.get("fence"), getattr(self.lease, "seen", None)
         if isinstance(fence, int) and isinstance(move, int) and table.move >= move and seen:
             seen(table.id, fence)
@@ -829,11 +860,15 @@ class TableService:
             if "deadline" in notice:
                 table.deadline = notice["deadline"]
 
-    async def _catch_up(self, table: Table, row: bool = False) -> None:
-        """Under the table's lock: stored moves we lack, and (``row``) its seats and status."""
+    async def _catch_up(
+        self, table: Table, row: bool = False, newer: list[tuple[int | None, Any]] | None = None
+    ) -> None:
+        """Under the table's lock: stored moves we lack (``newer``: a notice carried them),
+        and (``row``) its seats and status."""
         if not self.shared:
             return
-        newer = await self.storage.load_moves(table.id, since=table.move)
+        if newer is None:
+            newer = await self.storage.load_moves(table.id, since=table.move)
         for s, a in newer:
             table.state.apply(a, s)
         if newer:
@@ -985,13 +1020,34 @@ class TableService:
 
     # --- bots, timers, expiry ---------------------------------------------------------------
     async def _notify(self, table: Table, kind: str, **extra: Any) -> None:
+        await self.fanout.publish(table.id, self._notice(table, kind, **extra))
+
+    def _announce(self, held: Any, table_id: str, notices: list[Notice]) -> bool:
+        """Hand the notices to the shared lease, whose release publishes them in its own round
+        trip (one Redis command a move instead of two); False when there is no such lease."""
+        announce = getattr(held, "announce", None)
+        message = getattr(self.fanout, "message", None)
+        if announce is None or message is None:
+            return False
+        announce.extend(message(table_id, notice) for notice in notices)
+        return True
+
+    def _notice(self, table: Table, kind: str, **extra: Any) -> Notice:
+        """What the fan-out carries after a change (bots and timers are scheduled first, so
+        the notice holds the new turn deadline)."""
         if kind in ("moves", "status"):
             self._schedule(table)
         notice: Notice = {"table_id": table.id, "move": table.move, "kind": kind, **extra}
         if kind in ("moves", "status", "race"):  # public: other processes show the same
             notice["race"], notice["deadline"] = table.race, table.deadline
             notice["moved_at"] = table.moved_at
-        await self.fanout.publish(table.id, notice)
+        if kind == "moves" and self.shared:
+            # the committed moves themselves: the other processes apply them instead of each
+            # reading them back from storage (a database round trip per process per move)
+            first = int(extra.get("first", table.move))
+            done = table.state.moves[first:]
+            notice["moves"] = [[seat, action] for seat, action in done]
+        return notice
 
     def _cancel_tasks(self, table: Table) -> None:
         for _, task in table.tasks.values():
