@@ -178,8 +178,7 @@ SHAPE = PREF + SHAKER_SPACES
 PA = SHAPE + SHAKER_SPACES
 PB = PA + SHAKER_SPACES
 PRIZE = PB + SHAKER_SPACES
-DECK0 = PRIZE + SHAKER_SPACES
-PILE0 = DECK0 + KINDS_MAX  # the pile as dealt, and each kind's faces as a bit mask
+PILE0 = PRIZE + SHAKER_SPACES  # the pile as dealt, and each kind's faces as a bit mask
 TMASK = PILE0 + TICKETS_MAX
 HORSE = TMASK + KINDS_MAX
 KIND = HORSE + HORSES_MAX
@@ -190,7 +189,8 @@ CARD_TO = CARD_AMOUNT + CARDS_MAX
 HORSE_AT = CARD_TO + CARDS_MAX  # where each face is among the horses (-1: none)
 DELTA = HORSE_AT + 7  # per space: the money it moves (+ collect, - pay), or EVENT for the rest
 THROWS = DELTA + SPACES_MAX  # per Shaker throw the markers it pays, 4 bits each, 16 a word
-DATA_SIZE = THROWS + 6**6 // 16  # (23 kB: it stays in the core's first cache)
+FRESH = THROWS + 6**6 // 16  # ``s`` as dealt, up to the Fortune cards unseen: copied at once
+DATA_SIZE = FRESH + KNOWN  # (26 kB: it stays in the core's first cache)
 
 
 def kernel_args(options: dict[str, Any]) -> np.ndarray:
@@ -209,7 +209,7 @@ def kernel_args(options: dict[str, Any]) -> np.ndarray:
     pile = np.repeat(np.arange(deck.size), deck)
     tmask = (1 << ticket_a) | (1 << ticket_b)
     for at, a in ((PREF, order), (SHAPE, shape), (PA, pa), (PB, pb), (PRIZE, prize),
-                  (DECK0, deck), (PILE0, pile), (TMASK, tmask), (HORSE, horses), (KIND, kind),
+                  (PILE0, pile), (TMASK, tmask), (HORSE, horses), (KIND, kind),
                   (AMOUNT, amount), (EFFECT, effect), (CARD_AMOUNT, card_amount),
                   (CARD_TO, card_to)):  # fmt: skip
         d[at : at + a.size] = a
@@ -219,7 +219,13 @@ def kernel_args(options: dict[str, Any]) -> np.ndarray:
     )
     d[DELTA : DELTA + kind.size][kind == START] = 0
     d[HORSE_AT + horses] = np.arange(horses.size)
-    d[THROWS:] = throw_table()
+    d[THROWS:FRESH] = throw_table()
+    fresh = d[FRESH:]
+    fresh[CASH : CASH + d[PLAYERS]] = START_CASH
+    fresh[DECK : DECK + deck.size] = deck
+    fresh[DECK_N] = pile.size
+    fresh[UNSEEN : UNSEEN + effect.size] = np.arange(effect.size)
+    fresh[UNSEEN_N] = effect.size
     return d
 
 
@@ -877,18 +883,12 @@ def _player(s: np.ndarray, d: np.ndarray, phase: int, cur: int, rng: Any, r: np.
 
 @njit(cache=True, **NO_REFCOUNT)
 def _deal(d: np.ndarray, s: np.ndarray) -> None:
-    """A new game on ``s``: purses, the ticket pile, the Fortune deck unseen."""
-    s[:UNSEEN] = 0  # the Fortune blocks are written before they are read
-    for p in range(d[PLAYERS]):
-        s[CASH + p] = START_CASH
-    for k in range(d[N_KINDS]):
-        s[DECK + k] = d[DECK0 + k]
-        s[DECK_N] += d[DECK0 + k]
+    """A new game on ``s``: purses, the ticket pile, the Fortune deck unseen (the Fortune blocks
+    past them are written before they are read)."""
+    for i in range(UNSEEN + d[N_CARDS]):
+        s[i] = d[FRESH + i]
     for i in range(s[DECK_N]):
         s[PILE + i] = d[PILE0 + i]
-    for i in range(d[N_CARDS]):
-        s[UNSEEN + i] = i
-    s[UNSEEN_N] = d[N_CARDS]
 
 
 @njit(cache=True, inline="always", **NO_REFCOUNT)
