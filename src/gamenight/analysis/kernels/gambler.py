@@ -860,7 +860,7 @@ def _player(s: np.ndarray, d: np.ndarray, phase: int, cur: int, rng: Any, r: np.
             s[MOWNER + _small(s[MARKS])] = seat  # on the first free space in the bot's order
             s[MARKS] += 1
             s[QLEN] -= 1
-            for i in range(s[QLEN]):
+            for i in range(SEATS - 1):  # all slots move up: a fixed count, no call to memmove
                 s[QUEUE + i] = s[QUEUE + i + 1]
             if s[QLEN] == 0:
                 s[SHAKER_FOR] = FOR_SWEEP
