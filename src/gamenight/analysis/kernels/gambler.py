@@ -59,7 +59,7 @@ EFFECTS = ("collect", "pay", "collect_from_each", "pay_each", "advance", "go_to"
            "sweepstakes", "lottery", "horse_race")  # fmt: skip
 COLLECT, PAY, COLLECT_EACH, PAY_EACH, ADVANCE, GO_TO, CALL_SWEEP, CALL_LOTTERY, CALL_RACE = range(9)
 HIGH, SPLIT, STRAIGHT, PAIRS = range(4)  # Sweepstakes space shapes
-EVENT = -(2**40)  # a space that is not plain money (no amount comes near)
+EVENT = -(2**40)  # plus its kind: a space that is not plain money (no amount comes near)
 
 # phases and pending chance moves, as the engine names them
 ORDER, TURN, DOUBLES, MARKER, CLAIM, OVER = range(6)
@@ -187,7 +187,7 @@ EFFECT = AMOUNT + SPACES_MAX
 CARD_AMOUNT = EFFECT + CARDS_MAX
 CARD_TO = CARD_AMOUNT + CARDS_MAX
 HORSE_AT = CARD_TO + CARDS_MAX  # where each face is among the horses (-1: none)
-DELTA = HORSE_AT + 7  # per space: the money it moves (+ collect, - pay), or EVENT for the rest
+DELTA = HORSE_AT + 7  # per space: the money it moves (+ collect, - pay), or EVENT + its kind
 THROWS = DELTA + SPACES_MAX  # per Shaker throw the markers it pays, 4 bits each, 16 a word
 FRESH = THROWS + 6**6 // 16  # ``s`` as dealt, up to the Fortune cards unseen: copied at once
 DATA_SIZE = FRESH + KNOWN  # (26 kB: it stays in the core's first cache)
@@ -215,7 +215,7 @@ def kernel_args(options: dict[str, Any]) -> np.ndarray:
         d[at : at + a.size] = a
     d[HORSE_AT : HORSE_AT + 7] = -1
     d[DELTA : DELTA + kind.size] = np.where(
-        kind == COLLECT_SPACE, amount, np.where(kind == PAY_SPACE, -amount, EVENT)
+        kind == COLLECT_SPACE, amount, np.where(kind == PAY_SPACE, -amount, EVENT + kind)
     )
     d[DELTA : DELTA + kind.size][kind == START] = 0
     d[HORSE_AT + horses] = np.arange(horses.size)
@@ -655,7 +655,7 @@ def _land(s: np.ndarray, d: np.ndarray, cur: int) -> tuple[int, int]:
     """Do what the space says: (steps a Fortune card moves the player on, else 0; what follows)."""
     at = _small(s[POSN + cur])
     delta = d[DELTA + at]
-    if delta != EVENT:  # plain money (or Start): one test instead of a chain over the kinds
+    if delta > EVENT + len(KINDS):  # plain money (or Start): one test, not a chain over kinds
         c = s[CASH + cur] + delta
         if c < 0:  # a bill beyond the purse: the IOU rules
             _charge(s, cur, -delta, -1)
@@ -666,7 +666,7 @@ def _land(s: np.ndarray, d: np.ndarray, cur: int) -> tuple[int, int]:
             if c == 0:
                 _knock_out(s, cur)
         return 0, THEN_END
-    k = d[KIND + at]
+    k = delta - EVENT  # (read with the amount: no second load before the branch on it)
     if k == FORTUNE_SPACE:
         if s[UNSEEN_N]:
             return 0, FORTUNE
