@@ -37,7 +37,7 @@ from gamenight.games.gambler.state import (
     TICKET_PRICE,
 )
 
-from .rng import LOW32, REJECT, S32, SHAKE_OUTCOMES, SHAKE_REJECT, SIX, chunk_starts, mix, pair
+from .rng import GAMMA, LOW32, REJECT, S32, SHAKE_OUTCOMES, SHAKE_REJECT, SIX, chunk_starts, mix
 
 GAME = "gambler"
 FIGURES = (
@@ -59,7 +59,7 @@ EFFECTS = ("collect", "pay", "collect_from_each", "pay_each", "advance", "go_to"
            "sweepstakes", "lottery", "horse_race")  # fmt: skip
 COLLECT, PAY, COLLECT_EACH, PAY_EACH, ADVANCE, GO_TO, CALL_SWEEP, CALL_LOTTERY, CALL_RACE = range(9)
 HIGH, SPLIT, STRAIGHT, PAIRS = range(4)  # Sweepstakes space shapes
-EVENT = -(2**40)  # a space that is not plain money (no amount comes near)
+EVENT = -(2**40)  # plus its kind: a space that is not plain money (no amount comes near)
 
 # phases and pending chance moves, as the engine names them
 ORDER, TURN, DOUBLES, MARKER, CLAIM, OVER = range(6)
@@ -178,8 +178,7 @@ SHAPE = PREF + SHAKER_SPACES
 PA = SHAPE + SHAKER_SPACES
 PB = PA + SHAKER_SPACES
 PRIZE = PB + SHAKER_SPACES
-DECK0 = PRIZE + SHAKER_SPACES
-PILE0 = DECK0 + KINDS_MAX  # the pile as dealt, and each kind's faces as a bit mask
+PILE0 = PRIZE + SHAKER_SPACES  # the pile as dealt, and each kind's faces as a bit mask
 TMASK = PILE0 + TICKETS_MAX
 HORSE = TMASK + KINDS_MAX
 KIND = HORSE + HORSES_MAX
@@ -188,9 +187,10 @@ EFFECT = AMOUNT + SPACES_MAX
 CARD_AMOUNT = EFFECT + CARDS_MAX
 CARD_TO = CARD_AMOUNT + CARDS_MAX
 HORSE_AT = CARD_TO + CARDS_MAX  # where each face is among the horses (-1: none)
-DELTA = HORSE_AT + 7  # per space: the money it moves (+ collect, - pay), or EVENT for the rest
+DELTA = HORSE_AT + 7  # per space: the money it moves (+ collect, - pay), or EVENT + its kind
 THROWS = DELTA + SPACES_MAX  # per Shaker throw the markers it pays, 4 bits each, 16 a word
-DATA_SIZE = THROWS + 6**6 // 16  # (23 kB: it stays in the core's first cache)
+FRESH = THROWS + 6**6 // 16  # ``s`` as dealt, up to the Fortune cards unseen: copied at once
+DATA_SIZE = FRESH + KNOWN  # (26 kB: it stays in the core's first cache)
 
 
 def kernel_args(options: dict[str, Any]) -> np.ndarray:
@@ -209,23 +209,52 @@ def kernel_args(options: dict[str, Any]) -> np.ndarray:
     pile = np.repeat(np.arange(deck.size), deck)
     tmask = (1 << ticket_a) | (1 << ticket_b)
     for at, a in ((PREF, order), (SHAPE, shape), (PA, pa), (PB, pb), (PRIZE, prize),
-                  (DECK0, deck), (PILE0, pile), (TMASK, tmask), (HORSE, horses), (KIND, kind),
+                  (PILE0, pile), (TMASK, tmask), (HORSE, horses), (KIND, kind),
                   (AMOUNT, amount), (EFFECT, effect), (CARD_AMOUNT, card_amount),
                   (CARD_TO, card_to)):  # fmt: skip
         d[at : at + a.size] = a
     d[HORSE_AT : HORSE_AT + 7] = -1
     d[DELTA : DELTA + kind.size] = np.where(
-        kind == COLLECT_SPACE, amount, np.where(kind == PAY_SPACE, -amount, EVENT)
+        kind == COLLECT_SPACE, amount, np.where(kind == PAY_SPACE, -amount, EVENT + kind)
     )
     d[DELTA : DELTA + kind.size][kind == START] = 0
     d[HORSE_AT + horses] = np.arange(horses.size)
-    d[THROWS:] = throw_table()
+    d[THROWS:FRESH] = throw_table()
+    fresh = d[FRESH:]
+    fresh[CASH : CASH + d[PLAYERS]] = START_CASH
+    fresh[DECK : DECK + deck.size] = deck
+    fresh[DECK_N] = pile.size
+    fresh[UNSEEN : UNSEEN + effect.size] = np.arange(effect.size)
+    fresh[UNSEEN_N] = effect.size
     return d
 
 
 # --- chance ------------------------------------------------------------------------------------
-# The stream's counter ``rng`` is a local of the game, passed in and handed back by each draw:
-# kept in a register, not loaded and stored through an array at every die.
+# The stream's outputs are worked out ``BUF`` at a time, side by side (the loop vectorises), into
+# ``r``, whose last word keeps the stream's counter; a draw reads the next one. ``rng``, where the
+# next draw is in ``r``, is a local of the game, passed in and handed back by each draw: kept in a
+# register. The outputs and their order are the stream's, so the games are those drawn one by one.
+BUF = 256  # a power of two
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def _refill(r: np.ndarray) -> None:
+    """The stream's next ``BUF`` outputs into ``r[:BUF]``; its counter moves on past them."""
+    c = r[BUF]
+    for i in range(BUF):
+        _, r[i] = mix(c + np.uint64(i) * GAMMA)
+    r[BUF] = c + np.uint64(BUF) * GAMMA
+
+
+@njit(cache=True, inline="always", **NO_REFCOUNT)
+def _next(rng: int, r: np.ndarray) -> tuple[int, Any]:
+    """The stream's next output (``rng == BUF``: every buffered one is used, work out more)."""
+    if rng >= BUF:
+        _refill(r)
+        rng = 0
+    return rng + 1, r[rng & (BUF - 1)]
+
+
 def _taped(tape: np.ndarray) -> bool:
     """Is there a tape to read? (Compiled: an int8 tape never is, so the stream build drops
     every tape branch.)"""
@@ -240,7 +269,7 @@ def _taped_compiled(tape):  # type: ignore[no-untyped-def]  # Numba: names as th
 
 
 @njit(cache=True, inline="always", **NO_REFCOUNT)
-def _below(rng: Any, tape: np.ndarray, at: np.ndarray, k: int) -> tuple[Any, Any]:
+def _below(rng: Any, r: np.ndarray, tape: np.ndarray, at: np.ndarray, k: int) -> tuple[Any, Any]:
     """A whole number in [0, k): from the tape, else unbiased from the stream (Lemire)."""
     if _taped(tape):
         if at[0] >= tape.size:
@@ -250,7 +279,7 @@ def _below(rng: Any, tape: np.ndarray, at: np.ndarray, k: int) -> tuple[Any, Any
         return rng, v % k
     kk = np.uint64(k)
     while True:
-        rng, z = mix(rng)
+        rng, z = _next(rng, r)
         m = (z >> S32) * kk
         low = m & LOW32
         if low >= kk or low >= (np.uint64(1) << S32) % kk:  # divide only when it may matter
@@ -258,29 +287,33 @@ def _below(rng: Any, tape: np.ndarray, at: np.ndarray, k: int) -> tuple[Any, Any
 
 
 @njit(cache=True, inline="always", **NO_REFCOUNT)
-def _two_dice(rng: Any, tape: np.ndarray, at: np.ndarray) -> tuple[Any, Any, Any]:
+def _two_dice(rng: Any, r: np.ndarray, tape: np.ndarray, at: np.ndarray) -> tuple[Any, Any, Any]:
     """Two dice, 1-6 each (from the stream, one draw's two halves)."""
     if _taped(tape):
-        rng, a = _below(rng, tape, at, 6)
-        rng, b = _below(rng, tape, at, 6)
+        rng, a = _below(rng, r, tape, at, 6)
+        rng, b = _below(rng, r, tape, at, 6)
         return rng, a + 1, b + 1
-    rng, a, b = pair(rng, SIX, REJECT)
-    return rng, a + 1, b + 1
+    while True:
+        rng, z = _next(rng, r)
+        m1 = (z >> S32) * SIX
+        m2 = (z & LOW32) * SIX
+        if (m1 & LOW32) >= REJECT and (m2 & LOW32) >= REJECT:  # as ``rng.pair``
+            return rng, np.int64(m1 >> S32) + 1, np.int64(m2 >> S32) + 1
 
 
 @njit(cache=True, inline="always", **NO_REFCOUNT)
-def _shaker(rng: Any, tape: np.ndarray, at: np.ndarray) -> tuple[Any, Any]:
+def _shaker(rng: Any, r: np.ndarray, tape: np.ndarray, at: np.ndarray) -> tuple[Any, Any]:
     """The Shaker's six dice as one throw ``u`` among 6**6: die ``i`` (from 0) shows
     ``u // 6**i % 6 + 1``. One draw from the stream; six dice from a tape."""
     if _taped(tape):
         u, place = 0, 1
         for _ in range(6):
-            rng, v = _below(rng, tape, at, 6)
+            rng, v = _below(rng, r, tape, at, 6)
             u += place * v
             place *= 6
         return rng, u
     while True:
-        rng, z = mix(rng)
+        rng, z = _next(rng, r)
         m = (z >> S32) * SHAKE_OUTCOMES
         if (m & LOW32) >= SHAKE_REJECT:
             return rng, np.int64(m >> S32)
@@ -380,11 +413,12 @@ def _return_ticket(s: np.ndarray, k: int) -> None:
 
 
 @njit(cache=True, inline="always", **NO_REFCOUNT)
-def _draw_ticket(s: np.ndarray, rng: Any, tape: np.ndarray, at: np.ndarray) -> tuple[Any, Any]:
+def _draw_ticket(s: np.ndarray, rng: Any, r: np.ndarray, tape: np.ndarray,
+                 at: np.ndarray) -> tuple[Any, Any]:  # fmt: skip
     """A uniform ticket off the pile: from the stream a uniform slot (no walk over the kinds);
     from a tape number ``v % k`` of the tickets in sorted order, as the engine lists them."""
     n = _small(s[DECK_N])
-    rng, i = _below(rng, tape, at, n)
+    rng, i = _below(rng, r, tape, at, n)
     if _taped(tape):
         k = 0
         while i >= s[DECK + k]:
@@ -621,7 +655,7 @@ def _land(s: np.ndarray, d: np.ndarray, cur: int) -> tuple[int, int]:
     """Do what the space says: (steps a Fortune card moves the player on, else 0; what follows)."""
     at = _small(s[POSN + cur])
     delta = d[DELTA + at]
-    if delta != EVENT:  # plain money (or Start): one test instead of a chain over the kinds
+    if delta > EVENT + len(KINDS):  # plain money (or Start): one test, not a chain over kinds
         c = s[CASH + cur] + delta
         if c < 0:  # a bill beyond the purse: the IOU rules
             _charge(s, cur, -delta, -1)
@@ -632,7 +666,7 @@ def _land(s: np.ndarray, d: np.ndarray, cur: int) -> tuple[int, int]:
             if c == 0:
                 _knock_out(s, cur)
         return 0, THEN_END
-    k = d[KIND + at]
+    k = delta - EVENT  # (read with the amount: no second load before the branch on it)
     if k == FORTUNE_SPACE:
         if s[UNSEEN_N]:
             return 0, FORTUNE
@@ -690,12 +724,12 @@ def _settle_shaker(s: np.ndarray, d: np.ndarray, throw: int) -> None:
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def _deal_race(s: np.ndarray, d: np.ndarray, rng: Any, tape: np.ndarray,
+def _deal_race(s: np.ndarray, d: np.ndarray, rng: Any, r: np.ndarray, tape: np.ndarray,
                at: np.ndarray) -> Any:  # fmt: skip
     """A tape deals each player in the race a horse in turn, then throws the die."""
     horses = d[N_HORSES]
     for i in range(s[HQLEN]):
-        rng, j = _below(rng, tape, at, horses - i)
+        rng, j = _below(rng, r, tape, at, horses - i)
         for h in range(horses):
             if not s[TAKEN + h]:
                 if j == 0:
@@ -703,7 +737,7 @@ def _deal_race(s: np.ndarray, d: np.ndarray, rng: Any, tape: np.ndarray,
                     s[HCARD + i] = d[HORSE + h]
                     break
                 j -= 1
-    rng, face = _below(rng, tape, at, 6)
+    rng, face = _below(rng, r, tape, at, 6)
     for i in range(s[HQLEN]):
         if s[HCARD + i] == face + 1:
             _gain(s, s[HQ + i], RACE_PRIZE)
@@ -714,23 +748,23 @@ def _deal_race(s: np.ndarray, d: np.ndarray, rng: Any, tape: np.ndarray,
 
 
 @njit(cache=True, inline="always", **NO_REFCOUNT)
-def _chance(s: np.ndarray, d: np.ndarray, kind: int, cur: int, rng: Any, tape: np.ndarray,
-            at: np.ndarray) -> tuple[int, int, Any]:  # fmt: skip
+def _chance(s: np.ndarray, d: np.ndarray, kind: int, cur: int, rng: Any, r: np.ndarray,
+            tape: np.ndarray, at: np.ndarray) -> tuple[int, int, Any]:  # fmt: skip
     """The pending chance move (a Shaker's six dice, or a race's deals and die, as one)."""
     if kind == MOVE:
-        rng, a, b = _two_dice(rng, tape, at)
+        rng, a, b = _two_dice(rng, r, tape, at)
         return (THEN_DOUBLES if a == b else _move(s, d, cur, a + b)), 1, rng
     if kind == AGAIN:
-        rng, a, b = _two_dice(rng, tape, at)
+        rng, a, b = _two_dice(rng, r, tape, at)
         if a == b:
             _gain(s, cur, DOUBLES_PRIZE)
         return THEN_END, 1, rng
     if kind == SHAKER:
-        rng, throw = _shaker(rng, tape, at)
+        rng, throw = _shaker(rng, r, tape, at)
         _settle_shaker(s, d, throw)
         return THEN_END, 6, rng
     if kind == FORTUNE:
-        rng, i = _below(rng, tape, at, s[UNSEEN_N])
+        rng, i = _below(rng, r, tape, at, s[UNSEEN_N])
         card = s[UNSEEN + i]
         s[UNSEEN_N] -= 1
         if _taped(tape):  # a tape's draws read the unseen cards in deck order
@@ -745,28 +779,28 @@ def _chance(s: np.ndarray, d: np.ndarray, kind: int, cur: int, rng: Any, tape: n
     # a Horse Race's deals and die
     made = s[HQLEN] + 1
     if _taped(tape):
-        return THEN_END, made, _deal_race(s, d, rng, tape, at)
+        return THEN_END, made, _deal_race(s, d, rng, r, tape, at)
     # Only who wins matters: the die, then where that horse went. Dealt at random, it is
     # equally likely in each of the deck's places, the first ones those of the players.
-    rng, face = _below(rng, tape, at, 6)
+    rng, face = _below(rng, r, tape, at, 6)
     if d[HORSE_AT + face + 1] >= 0 and s[HQLEN]:
-        rng, j = _below(rng, tape, at, d[N_HORSES])
+        rng, j = _below(rng, r, tape, at, d[N_HORSES])
         if j < s[HQLEN]:
             _gain(s, s[HQ + j], RACE_PRIZE)
     return THEN_END, made, rng
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def _throw_off(s: np.ndarray, n: int, rng: Any, tape: np.ndarray,
+def _throw_off(s: np.ndarray, n: int, rng: Any, r: np.ndarray, tape: np.ndarray,
                at: np.ndarray) -> tuple[int, int, Any]:  # fmt: skip
-    """The throw for first player, ties throwing again: (first player, moves, counter)."""
+    """The throw for first player, ties throwing again: (first player, moves, ``rng``)."""
     m, made = n, 0
     for p in range(n):
         s[HQ + p] = p  # the contenders
     while m > 1:
         best = 0
         for i in range(m):
-            rng, a, b = _two_dice(rng, tape, at)
+            rng, a, b = _two_dice(rng, r, tape, at)
             made += 1
             s[HCARD + i] = a + b
             best = max(best, a + b)
@@ -788,8 +822,8 @@ def _buys(s: np.ndarray, d: np.ndarray, seat: int) -> bool:
 
 
 @njit(cache=True, inline="always", **NO_REFCOUNT)
-def _player(s: np.ndarray, d: np.ndarray, phase: int, cur: int, rng: Any, tape: np.ndarray,
-            at: np.ndarray) -> tuple[int, int, Any]:  # fmt: skip
+def _player(s: np.ndarray, d: np.ndarray, phase: int, cur: int, rng: Any, r: np.ndarray,
+            tape: np.ndarray, at: np.ndarray) -> tuple[int, int, Any]:  # fmt: skip
     """The sensible bot's move for the seat the game waits for."""
     seat = _seat(s[QUEUE]) if phase == MARKER else cur
     then, made = NONE, 1
@@ -808,7 +842,7 @@ def _player(s: np.ndarray, d: np.ndarray, phase: int, cur: int, rng: Any, tape: 
         # purse only goes down: no IOU to repay and no Start to claim before the next buy).
         while True:
             s[CASH + seat] -= TICKET_PRICE
-            rng, k = _draw_ticket(s, rng, tape, at)
+            rng, k = _draw_ticket(s, rng, r, tape, at)
             s[HELD + MAX_TICKETS * seat + _small(s[NHELD + seat])] = k
             s[NHELD + seat] += 1
             made += 2  # the ticket, then the next choice
@@ -826,7 +860,7 @@ def _player(s: np.ndarray, d: np.ndarray, phase: int, cur: int, rng: Any, tape: 
             s[MOWNER + _small(s[MARKS])] = seat  # on the first free space in the bot's order
             s[MARKS] += 1
             s[QLEN] -= 1
-            for i in range(s[QLEN]):
+            for i in range(SEATS - 1):  # all slots move up: a fixed count, no call to memmove
                 s[QUEUE + i] = s[QUEUE + i + 1]
             if s[QLEN] == 0:
                 s[SHAKER_FOR] = FOR_SWEEP
@@ -849,18 +883,12 @@ def _player(s: np.ndarray, d: np.ndarray, phase: int, cur: int, rng: Any, tape: 
 
 @njit(cache=True, **NO_REFCOUNT)
 def _deal(d: np.ndarray, s: np.ndarray) -> None:
-    """A new game on ``s``: purses, the ticket pile, the Fortune deck unseen."""
-    s[:UNSEEN] = 0  # the Fortune blocks are written before they are read
-    for p in range(d[PLAYERS]):
-        s[CASH + p] = START_CASH
-    for k in range(d[N_KINDS]):
-        s[DECK + k] = d[DECK0 + k]
-        s[DECK_N] += d[DECK0 + k]
+    """A new game on ``s``: purses, the ticket pile, the Fortune deck unseen (the Fortune blocks
+    past them are written before they are read)."""
+    for i in range(UNSEEN + d[N_CARDS]):
+        s[i] = d[FRESH + i]
     for i in range(s[DECK_N]):
         s[PILE + i] = d[PILE0 + i]
-    for i in range(d[N_CARDS]):
-        s[UNSEEN + i] = i
-    s[UNSEEN_N] = d[N_CARDS]
 
 
 @njit(cache=True, inline="always", **NO_REFCOUNT)
@@ -874,26 +902,26 @@ def _settled(s: np.ndarray, n: int, phase: int, chance: int, cur: int) -> tuple[
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def play(d: np.ndarray, s: np.ndarray, rng: Any, tape: np.ndarray,
+def play(d: np.ndarray, s: np.ndarray, rng: Any, r: np.ndarray, tape: np.ndarray,
          at: np.ndarray) -> tuple[int, Any]:  # fmt: skip
-    """One game on the array ``s``: (the winner, -1 when nobody is left in; the counter)."""
+    """One game on the array ``s``: (the winner, -1 when nobody is left in; ``rng``)."""
     n = d[PLAYERS]
     _deal(d, s)
     first, moves = d[FIRST], 0
     if first < 0:
-        first, moves, rng = _throw_off(s, n, rng, tape, at)
+        first, moves, rng = _throw_off(s, n, rng, r, tape, at)
     phase, cur, turns = _begin_turn(s, first, 0)
     chance = NONE
     while phase != OVER:
         if chance == NONE:
-            then, made, rng = _player(s, d, phase, cur, rng, tape, at)
+            then, made, rng = _player(s, d, phase, cur, rng, r, tape, at)
             moves += made
             phase, chance, cur, turns = _follow(s, d, then, phase, cur, turns)
         # A choice that calls for chance (a roll, a ticket, the last marker) changes nobody's
         # standing, so the end-of-game checks after it could not end the game: the chance
         # move follows in the same round, and the checks run once for the two.
         while chance != NONE:  # chance moves in a row (a card, a Shaker, a race's deals)
-            then, made, rng = _chance(s, d, chance, cur, rng, tape, at)
+            then, made, rng = _chance(s, d, chance, cur, rng, r, tape, at)
             moves += made
             phase, chance, cur, turns = _follow(s, d, then, phase, cur, turns)
             if chance != NONE:
@@ -915,11 +943,13 @@ def _chunk(seed: np.uint64, lo: int, hi: int, d: np.ndarray, winners: np.ndarray
     s = np.zeros(STATE_SIZE, dtype=np.int64)
     no_tape = np.zeros(0, dtype=np.int8)  # not play_tape's type: a build without the tape
     at = np.zeros(1, dtype=np.int64)
-    rng = seed
+    r = np.empty(BUF + 1, dtype=np.uint64)  # the chunk's stream, nothing worked out yet
+    r[BUF] = seed
+    rng = BUF
     # the chunk's own copies: no cache line shared between threads (race.run_chunks)
     d = d.copy()
     for i in range(lo, hi):
-        w, rng = play(d, s, rng, no_tape, at)
+        w, rng = play(d, s, rng, r, no_tape, at)
         winners[i] = -2 if s[BY_LIMIT] else w  # -2: stopped by the turn cap (stats.TRUNCATED)
         out = 0
         for p in range(d[PLAYERS]):
@@ -959,7 +989,7 @@ def play_tape(tape: np.ndarray, options: dict[str, Any]) -> tuple[int, int, list
     s = np.zeros(STATE_SIZE, dtype=np.int64)
     at = np.zeros(1, dtype=np.int64)
     tape = np.ascontiguousarray(tape, dtype=np.int64)
-    w, _ = play(d, s, np.uint64(0), tape, at)
+    w, _ = play(d, s, 0, np.zeros(1, dtype=np.uint64), tape, at)  # no stream: the tape's draws
     n = int(d[PLAYERS])
     figures = [int(s[MOVES]), int(s[TURNS]), int(s[IOUS]), int(s[OUT : OUT + n].sum()),
                int(s[SWEEPS]), int(s[LOTTOS]), int(s[RACES_HELD]), int(s[BY_LIMIT])]  # fmt: skip
