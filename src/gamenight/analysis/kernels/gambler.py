@@ -945,7 +945,7 @@ def _chunk(seed: np.uint64, lo: int, hi: int, d: np.ndarray, winners: np.ndarray
     at = np.zeros(1, dtype=np.int64)
     r = np.empty(BUF + 1, dtype=np.uint64)  # the chunk's stream, nothing worked out yet
     r[BUF] = seed
-    rng = BUF
+    rng = np.int64(BUF)  # (not the literal: ``play`` would be compiled once more for it)
     # the chunk's own copies: no cache line shared between threads (race.run_chunks)
     d = d.copy()
     for i in range(lo, hi):
