@@ -913,7 +913,12 @@ def play(d: np.ndarray, s: np.ndarray, rng: Any, r: np.ndarray, tape: np.ndarray
     phase, cur, turns = _begin_turn(s, first, 0)
     chance = NONE
     while phase != OVER:
-        if chance == NONE:
+        if (chance == NONE and phase == TURN and not s[IOU + cur] and not s[START_DUE]
+                and not (s[MAY_BUY] and _buys(s, d, cur))):  # fmt: skip
+            s[MAY_BUY] = 0  # the common turn: the bot just rolls
+            moves += 1
+            chance = MOVE
+        elif chance == NONE:
             then, made, rng = _player(s, d, phase, cur, rng, r, tape, at)
             moves += made
             phase, chance, cur, turns = _follow(s, d, then, phase, cur, turns)
