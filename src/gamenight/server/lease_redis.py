@@ -328,6 +328,11 @@ class RedisLease:
         while self._releasing:
             await asyncio.gather(*self._releasing, return_exceptions=True)
 
+    def close(self) -> None:
+        """Close the lease's own connection (after ``settled``)."""
+        if self._conn is not None:
+            self._conn.close()
+
     def _leave(self, table_id: str, entry: _LocalQueue) -> None:
         entry.users -= 1
         if entry.users == 0 and self._local.get(table_id) is entry:
