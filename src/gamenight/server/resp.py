@@ -62,6 +62,9 @@ class _Protocol(asyncio.Protocol):
             else:  # nothing the lease sends answers with anything else
                 self.owner.fail(RedisConnectionError(f"unexpected Redis reply {kind!r}"))
                 return
+            if not waiting:  # a reply to nothing: the stream is out of step, start afresh
+                self.owner.fail(RedisConnectionError("unexpected reply from Redis"))
+                return
             future = waiting.popleft()
             if not future.done():
                 if isinstance(reply, Exception):
@@ -145,13 +148,18 @@ class RespConnection:
         self._transport = transport
         setup: list[tuple[str | int, ...]] = []
         if self.password:
-            setup.append(("AUTH", self.username or "default", self.password))
+            auth = (self.username, self.password) if self.username else (self.password,)
+            setup.append(("AUTH", *auth))
         if self.db:
             setup.append(("SELECT", self.db))
         # written in this step, before any other command can be: all of them run after these
         replies = [self.send(*(part for part in c if part is not None)) for c in setup]
-        for reply in replies:
-            await reply
+        try:
+            for reply in replies:
+                await reply
+        except ResponseError as e:  # e.g. a wrong password: nothing may run on this connection
+            self.fail(RedisConnectionError(f"Redis refused the connection's setup: {e}"))
+            raise RedisConnectionError(str(e)) from None
 
     def eval(self, script: str, keys: list[str], args: list[str | int]) -> asyncio.Future[Any]:
         """EVAL (Redis caches the script by its digest: no NOSCRIPT to recover from)."""
