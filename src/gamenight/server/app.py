@@ -355,6 +355,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             with contextlib.suppress(Exception):  # already gone
                 await conn.ws.close(code=1001, reason="server shutting down")
         await service.fanout.close()
+        close_lease = getattr(service.lease, "close", None)
+        if close_lease is not None:
+            close_lease()
         await storage.close()
         log.info("stopped cleanly: %d moves were in flight, all settled", service.in_flight)
 

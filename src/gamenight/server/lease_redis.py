@@ -16,14 +16,16 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass, field
+from typing import Any
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from ..engine.errors import GamenightError
 from .protocol import ServerError
+from .resp import RespConnection
 
 log = logging.getLogger(__name__)
 
@@ -135,11 +137,18 @@ class RedisLease:
         self.owner = owner
         self.ttl = ttl
         self.wait = wait
-        self._acquire = redis.register_script(_ACQUIRE)
-        self._renew = redis.register_script(_RENEW)
-        self._release = redis.register_script(_RELEASE)
+        # the lease's own pipelined connection (resp.py); redis-py's scripts for TLS and the like
+        self._conn = RespConnection(redis) if RespConnection.supports(redis) else None
+        self._scripts = {text: redis.register_script(text) for text in (_ACQUIRE, _RENEW, _RELEASE)}
         self._local: dict[str, _LocalQueue] = {}
         self._last: dict[str, int] = {}  # per table, the token of our last lease given back
+        self._releasing: set[asyncio.Future[Any]] = set()
+
+    def _run(self, script: str, keys: list[str], args: list[Any]) -> Awaitable[Any]:
+        """Run one of the lease's scripts (sent at once on the lease's own connection)."""
+        if self._conn is not None:
+            return self._conn.eval(script, keys, args)
+        return self._scripts[script](keys=keys, args=args)
 
     def _ttl_ms(self) -> int:
         return max(1, int(self.ttl * 1000))
@@ -148,8 +157,8 @@ class RedisLease:
         """Take the lease now, or return how many seconds its current holder has left."""
         sent = time.monotonic()  # Redis's TTL starts after this: our clock runs out first
         got = int(
-            await self._acquire(
-                keys=[lease_key(table_id), fence_key(table_id)], args=[self.owner, self._ttl_ms()]
+            await self._run(
+                _ACQUIRE, [lease_key(table_id), fence_key(table_id)], [self.owner, self._ttl_ms()]
             )
         )
         if got < 0:
@@ -193,9 +202,7 @@ class RedisLease:
         leave the next command on that connection waiting for ever."""
         try:
             sent = time.monotonic()
-            ok = await self._renew(
-                keys=[lease_key(lease.table_id)], args=[lease.value, self._ttl_ms()]
-            )
+            ok = await self._run(_RENEW, [lease_key(lease.table_id)], [lease.value, self._ttl_ms()])
             if not int(ok):
                 lease.lost = True
                 log.warning("lease on table %s was taken over", lease.table_id)
@@ -222,15 +229,29 @@ class RedisLease:
 
     async def release(self, lease: HeldLease) -> bool:
         """Give the lease back; False if it had already expired or been taken over."""
+        return self._released(lease, await self._start_release(lease))
+
+    def _start_release(self, lease: HeldLease) -> Awaitable[Any]:
+        """Send the release now (after a renewal in flight, which is awaited, never cut off: a
+        redis-py reply cut off by a cancel can leave its connection waiting for ever)."""
         lease._done = True
         renewer = lease._renewer
-        if isinstance(renewer, asyncio.Task):
-            with contextlib.suppress(asyncio.CancelledError):
-                await renewer
-        elif renewer is not None:  # a timer (uvloop's own class, not asyncio.TimerHandle)
-            renewer.cancel()
+        keys = [lease_key(lease.table_id)]
         args = [lease.value, *(part for pair in lease.announce for part in pair)]
-        ok = bool(int(await self._release(keys=[lease_key(lease.table_id)], args=args)))
+        if isinstance(renewer, asyncio.Task) and not renewer.done():
+
+            async def after_renewal() -> Any:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await renewer
+                return await self._run(_RELEASE, keys, args)
+
+            return asyncio.ensure_future(after_renewal())
+        if renewer is not None and not isinstance(renewer, asyncio.Task):
+            renewer.cancel()  # a timer (uvloop's own class, not asyncio.TimerHandle)
+        return self._run(_RELEASE, keys, args)
+
+    def _released(self, lease: HeldLease, reply: Any) -> bool:
+        ok = bool(int(reply))
         lease.lost = lease.lost or not ok
         if ok and not lease.lost:
             self._last[lease.table_id] = lease.token
@@ -240,28 +261,79 @@ class RedisLease:
 
     @contextlib.asynccontextmanager
     async def hold(self, table_id: str) -> AsyncIterator[HeldLease]:
-        """Hold a table's lease for one write; tasks of this process queue locally first."""
+        """Hold a table's lease for one write; tasks of this process queue locally first.
+
+        A write that announces notices (a committed move) gives the lease back after the caller
+        goes on (``_release_later``): the mover's reply and local connections do not wait for
+        that round trip, while this process's next write of the table still does (it queues on
+        the local lock, which the release holds until Redis has answered)."""
         entry = self._local.get(table_id)
         if entry is None:
             entry = self._local[table_id] = _LocalQueue()
         entry.users += 1
         try:
-            async with entry.lock:
-                try:
-                    lease = await self.acquire(table_id)
-                except RedisError as e:
-                    raise ServerError(
-                        "server_error",
-                        f"the table lease store (Redis) failed: {e}; nothing changed",
-                    ) from None
-                try:
-                    yield lease
-                finally:
-                    try:
-                        await self.release(lease)
-                    except RedisError as e:  # the work is done; the lease simply expires
-                        log.warning("could not give back the lease on %s: %s", table_id, e)
+            await entry.lock.acquire()
+        except BaseException:
+            self._leave(table_id, entry)
+            raise
+        later = False
+        try:
+            try:
+                lease = await self.acquire(table_id)
+            except RedisError as e:
+                raise ServerError(
+                    "server_error",
+                    f"the table lease store (Redis) failed: {e}; nothing changed",
+                ) from None
+            try:
+                yield lease
+            finally:
+                if lease.announce:
+                    self._release_later(lease, entry)
+                    later = True
+                else:
+                    await self._give_back(lease)
         finally:
-            entry.users -= 1
-            if entry.users == 0:
-                del self._local[table_id]
+            if not later:
+                entry.lock.release()
+                self._leave(table_id, entry)
+
+    async def _give_back(self, lease: HeldLease) -> None:
+        try:
+            await self.release(lease)
+        except RedisError as e:  # the work is done; the lease simply expires
+            log.warning("could not give back the lease on %s: %s", lease.table_id, e)
+
+    def _release_later(self, lease: HeldLease, entry: _LocalQueue) -> None:
+        """Give the lease back (publishing its notices) without waiting here: the release is
+        sent at once and its reply, in a callback, frees the table's local lock; ``settled``
+        waits for every such release."""
+        sent = asyncio.ensure_future(self._start_release(lease))
+
+        def done(reply: asyncio.Future[Any]) -> None:
+            self._releasing.discard(reply)
+            try:
+                self._released(lease, reply.result())
+            except (RedisError, asyncio.CancelledError) as e:  # the lease simply expires
+                log.warning("could not give back the lease on %s: %r", lease.table_id, e)
+            finally:
+                entry.lock.release()
+                self._leave(lease.table_id, entry)
+
+        self._releasing.add(sent)
+        sent.add_done_callback(done)
+
+    async def settled(self) -> None:
+        """Wait until every lease given back in the background is back (graceful shutdown)."""
+        while self._releasing:
+            await asyncio.gather(*self._releasing, return_exceptions=True)
+
+    def close(self) -> None:
+        """Close the lease's own connection (after ``settled``)."""
+        if self._conn is not None:
+            self._conn.close()
+
+    def _leave(self, table_id: str, entry: _LocalQueue) -> None:
+        entry.users -= 1
+        if entry.users == 0 and self._local.get(table_id) is entry:
+            del self._local[table_id]

@@ -8,6 +8,7 @@ them all, and only then tells the fan-out. Routes never touch a State.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import logging
@@ -365,6 +366,10 @@ class TableService:
         deadline = time.monotonic() + grace
         while self.in_flight and time.monotonic() < deadline:
             await asyncio.sleep(0.01)
+        settled = getattr(self.lease, "settled", None)  # leases still being given back
+        if settled is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(settled(), max(0.1, deadline - time.monotonic()))
         for table in self.tables.values():
             self._cancel_tasks(table)
         if self._idle_task:
