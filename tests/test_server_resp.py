@@ -28,7 +28,7 @@ async def test_pipelined_commands_get_their_own_replies_in_order(redis_url: str)
     assert await conn.send("GET", f"{key}-none") is None
     with pytest.raises(ResponseError):
         await conn.eval("return redis.error_reply('no')", [], [])
-    assert await conn.send("PING") == "PONG"  # an error reply keeps the stream in step
+    assert await conn.send("PING") == b"PONG"  # an error reply keeps the stream in step
     await client.delete(key)
     conn.close()
     await client.aclose()
@@ -39,12 +39,12 @@ async def test_a_dropped_connection_fails_its_commands_and_the_next_reconnects(
 ) -> None:
     client = Redis.from_url(redis_url)
     conn = RespConnection(client)
-    assert await conn.send("PING") == "PONG"
+    assert await conn.send("PING") == b"PONG"
     waiting = conn.send("BLPOP", f"resp-{uuid.uuid4().hex[:8]}", 5)
     await asyncio.sleep(0.05)
     await client.client_kill_filter(skipme=True, _type="normal")  # every connection but this one
     with pytest.raises(RedisConnectionError):
         await waiting
-    assert await conn.send("PING") == "PONG"
+    assert await conn.send("PING") == b"PONG"
     conn.close()
     await client.aclose()

@@ -5,7 +5,7 @@ layers); the lease makes two a move. Here a command is one ``transport.write`` a
 resolves a future straight from the protocol's callback (about 10 us), commands from many
 tables share the connection (pipelined), and a command can be sent without awaiting anything,
 so a lease is given back in the writer's own step rather than from a task of its own.
-Only what the lease's scripts answer is parsed: integers, simple strings, errors, bulk strings.
+Replies are parsed by hiredis.
 """
 
 from __future__ import annotations
@@ -14,11 +14,12 @@ import asyncio
 from collections import deque
 from typing import Any
 
+import hiredis
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
-Reply = int | bytes | str | None
+_PENDING = object()  # what the reader returns while a reply is still incomplete
 
 
 def encode(args: tuple[str | bytes | int, ...]) -> bytes:
@@ -33,45 +34,27 @@ def encode(args: tuple[str | bytes | int, ...]) -> bytes:
 class _Protocol(asyncio.Protocol):
     def __init__(self, owner: RespConnection) -> None:
         self.owner = owner
-        self.buffer = b""
+        # hiredis (Redis's own C parser, the one redis-py uses when installed) reads the replies;
+        # an error reply comes back as a ResponseError instance, in its place in the stream
+        self.reader = hiredis.Reader(replyError=ResponseError, notEnoughData=_PENDING)
 
     def data_received(self, data: bytes) -> None:
-        buffer = self.buffer + data if self.buffer else data
-        waiting = self.owner.waiting
-        pos = 0
-        while True:
-            end = buffer.find(b"\r\n", pos)
-            if end < 0:
-                break
-            kind, line = buffer[pos : pos + 1], buffer[pos + 1 : end]
-            reply: Reply | Exception
-            if kind == b":":
-                reply, pos = int(line), end + 2
-            elif kind == b"+":
-                reply, pos = line.decode(), end + 2
-            elif kind == b"-":
-                reply, pos = ResponseError(line.decode()), end + 2
-            elif kind == b"$":
-                size = int(line)
-                if size < 0:
-                    reply, pos = None, end + 2
-                elif len(buffer) < end + 2 + size + 2:
-                    break
-                else:
-                    reply, pos = buffer[end + 2 : end + 2 + size], end + 2 + size + 2
-            else:  # nothing the lease sends answers with anything else
-                self.owner.fail(RedisConnectionError(f"unexpected Redis reply {kind!r}"))
-                return
-            if not waiting:  # a reply to nothing: the stream is out of step, start afresh
-                self.owner.fail(RedisConnectionError("unexpected reply from Redis"))
-                return
-            future = waiting.popleft()
-            if not future.done():
-                if isinstance(reply, Exception):
+        reader, waiting = self.reader, self.owner.waiting
+        try:
+            reader.feed(data)
+            while (reply := reader.gets()) is not _PENDING:
+                if not waiting:  # a reply to nothing: the stream is out of step, start afresh
+                    self.owner.fail(RedisConnectionError("unexpected reply from Redis"))
+                    return
+                future = waiting.popleft()
+                if future.done():
+                    continue
+                if isinstance(reply, ResponseError):
                     future.set_exception(reply)
                 else:
                     future.set_result(reply)
-        self.buffer = buffer[pos:]
+        except hiredis.ProtocolError as e:
+            self.owner.fail(RedisConnectionError(f"unreadable Redis reply: {e}"))
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.owner.fail(RedisConnectionError(f"Redis connection lost: {exc or 'closed'}"))
