@@ -68,20 +68,12 @@ class _Write:
 _Job = tuple[Callable[[], Any], asyncio.AbstractEventLoop, "asyncio.Future[Any]"]
 
 
-def _resolve(done: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
-    if done.done():  # the caller was cancelled meanwhile
-        return
-    if error is None:
-        done.set_result(result)
-    else:
-        done.set_exception(error)
-
-
-def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:
+def _resolve(done: asyncio.Future[Any], error: BaseException | None, result: Any = None) -> None:
+    """Give a waiting caller its result or error (unless it was cancelled meanwhile)."""
     if done.done():
         return
     if error is None:
-        done.set_result(None)
+        done.set_result(result)
     else:
         done.set_exception(error)
 
@@ -293,7 +285,7 @@ class SqliteWriter:
             except BaseException as e:  # the caller's to raise, in its own task
                 result, error = None, e
             with contextlib.suppress(RuntimeError):  # that loop is closed: nobody waits
-                loop.call_soon_threadsafe(_resolve, done, result, error)
+                loop.call_soon_threadsafe(_resolve, done, error, result)
 
     async def _in_writer(self, fn: Callable[[], Any]) -> Any:
         """Run ``fn`` on the writer thread and await its result."""
@@ -445,18 +437,18 @@ class Storage:
                     await self._write(batch)
                 except Exception as e:
                     if len(batch) == 1:
-                        _settle(batch[0].done, e)
+                        _resolve(batch[0].done, e)
                         continue
                     for item in batch:  # one by one: only the faulty write fails
                         try:
                             await self._write([item])
                         except Exception as one:
-                            _settle(item.done, one)
+                            _resolve(item.done, one)
                         else:
-                            _settle(item.done, None)
+                            _resolve(item.done, None)
                     continue
                 for item in batch:
-                    _settle(item.done, None)
+                    _resolve(item.done, None)
         finally:
             self._writing -= 1  # in the step that found nothing pending: no write is left out
 
