@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import importlib.util
 import logging
 import queue
@@ -148,11 +149,13 @@ def _marks(paramstyle: str, n: int) -> list[str]:
     raise ValueError(f"no raw SQL for the {paramstyle} parameter style")
 
 
+@functools.cache
 def _insert_moves(paramstyle: str) -> str:
     marks = ", ".join(_marks(paramstyle, 4))
     return f"INSERT INTO moves (table_id, idx, seat, action) VALUES ({marks})"
 
 
+@functools.lru_cache(maxsize=256)  # a handful of field sets in practice: built once each
 def _update_tables(paramstyle: str, keys: tuple[str, ...]) -> str:
     marks = _marks(paramstyle, len(keys) + 1)
     sets = ", ".join(f"{tables.c[k].name} = {m}" for k, m in zip(keys, marks, strict=False))
@@ -222,9 +225,12 @@ def _pg_batch_sql(with_rows: bool, update_keys: tuple[tuple[str, ...], ...]) -> 
     return f"WITH {ctes} SELECT 1"
 
 
+_JSON_COLUMNS = frozenset(c.name for c in tables.c if isinstance(c.type, JSON))
+
+
 def _column_value(key: str, value: Any) -> Any:
     """A value as the driver takes it: JSON columns as their text."""
-    return wire.dumps(value) if isinstance(tables.c[key].type, JSON) else value
+    return wire.dumps(value) if key in _JSON_COLUMNS else value
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
