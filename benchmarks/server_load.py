@@ -19,8 +19,11 @@ memory per idle table (from /proc of the server processes, via psutil), and the 
 or queue per frame; it shares the machine's cores with the server).
 Targets and the boardgame.io 0.50.2 peer figures are printed beside the figures.
 
+With ``--floor`` it first runs server_floor.py (the same stack relaying frames, without and with
+a commit a move, no game) at the same pace, and prints each backend's CPU per move against it.
+
     python benchmarks/server_load.py [--seats 1000] [--seconds 20] [--mode human|flat|idle|both]
-        [--backend sqlite|postgres|redis|all] [--game gambler]
+        [--backend sqlite|postgres|redis|all|floor|floor-sqlite] [--floor] [--game gambler]
 
 Bounded: at most 8,000 seats and 300 s a run; loopback only; it stops the servers it started.
 """
@@ -96,25 +99,36 @@ class Server:
         return psutil.Process(self.proc.pid)
 
 
-def start_server(workdir: Path, database_url: str | None, redis_url: str | None) -> Server:
-    """Start `gamenight serve` on a free loopback port and wait for /healthz."""
+FLOOR = Path(__file__).with_name("server_floor.py")
+
+
+def start_server(
+    workdir: Path, database_url: str | None, redis_url: str | None, floor: bool = False
+) -> Server:
+    """Start `gamenight serve` (or the floor, server_floor.py) on a free loopback port and wait
+    for /healthz."""
     port = free_port()
-    cmd = [
-        sys.executable,
-        "-c",
-        "from gamenight.cli import app; app()",
-        "serve",
-        "--host",
-        HOST,
-        "--port",
-        str(port),
-        "--http-rate-limit",
-        "0",  # the driver is one client that sets up every table over HTTP
-    ]
-    if database_url:
-        cmd += ["--database-url", database_url]
-    if redis_url:
-        cmd += ["--redis-url", redis_url]
+    if floor:
+        cmd = [sys.executable, str(FLOOR), "--port", str(port)]
+        if database_url:
+            cmd += ["--database", database_url.removeprefix("sqlite:///")]
+    else:
+        cmd = [
+            sys.executable,
+            "-c",
+            "from gamenight.cli import app; app()",
+            "serve",
+            "--host",
+            HOST,
+            "--port",
+            str(port),
+            "--http-rate-limit",
+            "0",  # the driver is one client that sets up every table over HTTP
+        ]
+        if database_url:
+            cmd += ["--database-url", database_url]
+        if redis_url:
+            cmd += ["--redis-url", redis_url]
     log = workdir / f"server-{port}.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(cmd, cwd=workdir, stdout=out, stderr=subprocess.STDOUT)
@@ -146,12 +160,16 @@ def stop_server(server: Server) -> None:
 
 @contextlib.contextmanager
 def backend(name: str, workdir: Path, keep_logs: Path | None = None) -> Iterator[list[Server]]:
-    """The server processes of one backend: sqlite (one), postgres (one), redis (two on PG)."""
+    """The server processes of one backend: sqlite (one), postgres (one), redis (two on PG);
+    floor and floor-sqlite: server_floor.py, without storage and committing to SQLite."""
     servers: list[Server] = []
+    floor = name.startswith("floor")
     with contextlib.ExitStack() as stack:
-        if name == "sqlite":
+        if name in ("sqlite", "floor-sqlite"):
             urls = [f"sqlite:///{workdir / 'bench.db'}"]
             redis_url = None
+        elif name == "floor":
+            urls, redis_url = [""], None
         else:
             pg = stack.enter_context(postgres_server())
             if isinstance(pg, str):
@@ -164,7 +182,7 @@ def backend(name: str, workdir: Path, keep_logs: Path | None = None) -> Iterator
             urls = [database] * (2 if redis_url else 1)
         try:
             for url in urls:
-                servers.append(start_server(workdir, url, redis_url))
+                servers.append(start_server(workdir, url, redis_url, floor))
             yield servers
         except BaseException:
             for s in servers:  # say why before the logs go with the temporary directory
@@ -544,9 +562,17 @@ def verdict(ok: bool) -> str:
     return "meets" if ok else "MISSES"
 
 
-def report(backend_name: str, r: dict[str, Any]) -> None:
-    """Print one run's figures beside the targets."""
-    procs = "2 processes + Redis" if backend_name == "redis" else "1 process"
+FLOOR_KIND = {
+    "floor": "server_floor.py: FastAPI relaying frames, nothing stored",
+    "floor-sqlite": "server_floor.py: FastAPI relaying frames, a row committed to SQLite a move",
+}
+
+
+def report(backend_name: str, r: dict[str, Any], floor_ms: float | None = None) -> None:
+    """Print one run's figures beside the targets (and the floor's CPU per move, when run)."""
+    procs = FLOOR_KIND.get(backend_name, "1 process")
+    if backend_name == "redis":
+        procs = "2 processes + Redis"
     print(
         f"\n== {backend_name} ({procs}), {r['mode']} pace: {r['seats']} seats on "
         f"{r['tables']} tables, {r['games']} games"
@@ -577,6 +603,11 @@ def report(backend_name: str, r: dict[str, Any]) -> None:
         f"({r['server_cpu_pct']:.0f}% of a core, {r['kernel_pct']:.0f}% of it in the kernel)   "
         f"target <= 0.5 ms: {verdict(cpu_ok)}"
     )
+    if floor_ms:
+        print(
+            f"  above the floor       {r['cpu_ms_per_move'] / floor_ms:8.2f}x  "
+            f"(the floor's {floor_ms:.3f} ms a move, same pace; see server_floor.py)"
+        )
     mem_ok = r["idle_table_kb"] < TARGETS["idle_table_kb"]
     print(
         f"  memory per idle table {r['idle_table_kb']:8.1f} KB   target < 50 KB: "
@@ -602,8 +633,11 @@ def report(backend_name: str, r: dict[str, Any]) -> None:
 
 async def main_async(args: argparse.Namespace) -> None:
     backends = ["sqlite", "postgres", "redis"] if args.backend == "all" else [args.backend]
+    if args.floor:
+        backends = ["floor", "floor-sqlite", *(b for b in backends if not b.startswith("floor"))]
     modes = ["human", "flat"] if args.mode == "both" else [args.mode]
     print(PEER)
+    floors: dict[tuple[str, str], float] = {}  # (floor backend, mode) -> CPU ms per move
     for name in backends:
         for mode in modes:
             with (
@@ -613,7 +647,14 @@ async def main_async(args: argparse.Namespace) -> None:
                 r = await one_run(servers, args.seats, args.seconds, mode, args.game, args.profile)
                 if mode == "human":  # the same disk, just after the run
                     r["fsync_ms"] = fsync_ms(Path(tmp))
-                report(name, r)
+                if name.startswith("floor"):
+                    floors[name, mode] = r["cpu_ms_per_move"]
+                # every backend commits before it broadcasts: its floor is the committing one
+                report(
+                    name,
+                    r,
+                    None if name.startswith("floor") else floors.get(("floor-sqlite", mode)),
+                )
 
 
 def raise_fd_limit(seats: int) -> None:
@@ -628,7 +669,17 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=1000, help="WebSocket seats (4 a table)")
     parser.add_argument("--seconds", type=float, default=20.0, help="measured time per run")
     parser.add_argument("--mode", choices=["human", "flat", "idle", "both"], default="both")
-    parser.add_argument("--backend", choices=["sqlite", "postgres", "redis", "all"], default="all")
+    parser.add_argument(
+        "--backend",
+        choices=["sqlite", "postgres", "redis", "all", "floor", "floor-sqlite"],
+        default="all",
+    )
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="first run server_floor.py (the stack relaying frames, with and without a commit)"
+        " at the same pace, and print each backend's CPU per move against it",
+    )
     parser.add_argument("--game", default="gambler", help="a turn-based game id")
     parser.add_argument(
         "--profile",
