@@ -216,3 +216,41 @@ def test_carried_moves_are_used_only_when_they_follow_on_our_copy() -> None:
     for gap in ({"first": 3}, {"move": 7}, {"moves": [[0, {}], ["x", {}]]}, {"kind": "status"}):
         assert carried_moves(Stub(), {**notice, **gap}) is None  # type: ignore[arg-type]
     assert carried_moves(Stub(), {"kind": "moves", "move": 6}) is None  # type: ignore[arg-type]
+
+
+def test_catching_up_finds_the_newest_call_from_the_new_moves_alone() -> None:
+    """A process that catches up scans only the moves it lacked for the newest call (which
+    refuses older calls as too late); that must equal a scan of the whole game at every step."""
+    import random
+
+    import gamenight
+
+    rng = random.Random(4)
+    st = gamenight.replay({"game": "snap", "options": {"players": 3}, "moves": [], "seed": 5})
+    full: list[int] = []
+    while not st.is_terminal() and len(st.moves) < 400:
+        if st.is_chance():
+            st.sample_chance()
+        else:
+            seat = rng.choice(st.actors())
+            legal = st.legal_actions(seat)
+            snaps = [a for a in legal if a["type"] == "snap"]
+            others = [a for a in legal if a["type"] != "snap"] or legal
+            st.apply(snaps[0] if snaps and rng.random() < 0.1 else rng.choice(others), seat)
+        full.append(TableService._last_call(st))
+    # calls far apart: a scan that looked at too few moves would miss them
+    assert sum(b - a > 3 for a, b in zip(full, full[1:], strict=False)) >= 3
+    for start in range(0, len(full), 7):  # caught up from `start`, in steps of 1 to 20 moves
+        known = full[start - 1] if start else 0
+        replay = gamenight.replay(st.record() | {"moves": list(st.record()["moves"])[:start]})
+        done = start
+        while done < len(full):
+            step = min(len(full), done + rng.randint(1, 20))
+            for m in list(st.record()["moves"])[done:step]:
+                replay.apply(m["action"], m["seat"])
+            known = TableService._last_call(replay, done, known)
+            assert known == full[step - 1]
+            done = step
+    # a game without calls never scans its history
+    shake = gamenight.replay({"game": "shake", "options": {}, "moves": [], "seed": 1})
+    assert TableService._last_call(shake, 0, 9) == 9

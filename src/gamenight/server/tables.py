@@ -418,13 +418,17 @@ class TableService:
         state.rng = random.Random(f"{seed}:{len(state.moves)}")
 
     @staticmethod
-    def _last_call(state: State) -> int:
+    def _last_call(state: State, start: int = 0, before: int = 0) -> int:
+        """The move after the newest call (Snap, Slap) at or past move ``start``; ``before``
+        (what it was up to ``start``) when there is none: catching up scans only new moves."""
         calls = _call_types(state)
-        for i in range(len(state.moves) - 1, -1, -1):
+        if not calls:
+            return before
+        for i in range(len(state.moves) - 1, start - 1, -1):
             seat, action = state.moves[i]
             if seat is not None and action.get("type") in calls:
                 return i + 1
-        return 0
+        return before
 
     def _make_bots(self, table: Table) -> None:
         for i, s in enumerate(table.seats):
@@ -874,11 +878,12 @@ class TableService:
             return
         if newer is None:
             newer = await self.storage.load_moves(table.id, since=table.move)
+        start = len(table.state.moves)
         for s, a in newer:
             table.state.apply(a, s)
         if newer:
             self._resume_dice(table.state, table.seed)
-            table.last_call_move = self._last_call(table.state)
+            table.last_call_move = self._last_call(table.state, start, table.last_call_move)
         # moves alone change the row only when they start or end the game
         if row or (newer and (table.status != "playing" or table.state.is_terminal())):
             fresh = await self.storage.load_table(table.id)
