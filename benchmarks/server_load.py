@@ -163,7 +163,7 @@ def backend(name: str, workdir: Path, keep_logs: Path | None = None) -> Iterator
     """The server processes of one backend: sqlite (one), postgres (one), redis (two on PG);
     floor and floor-sqlite: server_floor.py, without storage and committing to SQLite."""
     servers: list[Server] = []
-    floor = name.startswith("floor")
+    floor = name in FLOOR_KIND
     with contextlib.ExitStack() as stack:
         if name in ("sqlite", "floor-sqlite"):
             urls = [f"sqlite:///{workdir / 'bench.db'}"]
@@ -563,16 +563,29 @@ def verdict(ok: bool) -> str:
 
 
 FLOOR_KIND = {
-    "floor": "server_floor.py: FastAPI relaying frames, nothing stored",
-    "floor-sqlite": "server_floor.py: FastAPI relaying frames, a row committed to SQLite a move",
+    "floor": "FastAPI relaying frames, nothing stored",
+    "floor-sqlite": "FastAPI relaying frames, a row committed to SQLite a move",
 }
+
+
+def report_floor(name: str, r: dict[str, Any]) -> None:
+    """A floor run's figures: a yardstick, so no targets beside them."""
+    print(
+        f"\n== {name} (server_floor.py: {FLOOR_KIND[name]}), {r['mode']} pace, {r['seats']} seats"
+    )
+    print(
+        f"  move->broadcast p50   {r['p50_ms']:8.2f} ms   p99 {r['p99_ms']:.2f} ms   "
+        f"moves/s {r['moves_per_s']:,.0f}"
+    )
+    print(
+        f"  server CPU per move   {r['cpu_ms_per_move']:8.3f} ms   "
+        f"({r['server_cpu_pct']:.0f}% of a core, {r['kernel_pct']:.0f}% of it in the kernel)"
+    )
 
 
 def report(backend_name: str, r: dict[str, Any], floor_ms: float | None = None) -> None:
     """Print one run's figures beside the targets (and the floor's CPU per move, when run)."""
-    procs = FLOOR_KIND.get(backend_name, "1 process")
-    if backend_name == "redis":
-        procs = "2 processes + Redis"
+    procs = "2 processes + Redis" if backend_name == "redis" else "1 process"
     print(
         f"\n== {backend_name} ({procs}), {r['mode']} pace: {r['seats']} seats on "
         f"{r['tables']} tables, {r['games']} games"
@@ -647,14 +660,12 @@ async def main_async(args: argparse.Namespace) -> None:
                 r = await one_run(servers, args.seats, args.seconds, mode, args.game, args.profile)
                 if mode == "human":  # the same disk, just after the run
                     r["fsync_ms"] = fsync_ms(Path(tmp))
-                if name.startswith("floor"):
+                if name in FLOOR_KIND:
                     floors[name, mode] = r["cpu_ms_per_move"]
+                    report_floor(name, r)
+                    continue
                 # every backend commits before it broadcasts: its floor is the committing one
-                report(
-                    name,
-                    r,
-                    None if name.startswith("floor") else floors.get(("floor-sqlite", mode)),
-                )
+                report(name, r, floors.get(("floor-sqlite", mode)))
 
 
 def raise_fd_limit(seats: int) -> None:
