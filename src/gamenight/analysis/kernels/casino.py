@@ -15,7 +15,7 @@ from numba import njit, prange
 
 from gamenight.bots.casino_bot import STRATEGIES
 
-from .rng import NO_TAPE, chunk_starts, two_d6
+from .rng import NO_REFCOUNT, NO_TAPE, chunk_starts, two_d6
 
 GAME = "snake-eyes-casino"
 FIGURES = ("rolls", "moves", "bank")
@@ -35,7 +35,7 @@ def tables(options: dict[str, Any], strategy: str) -> tuple[np.ndarray, np.ndarr
     return codes, multi
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def _place(s: int, lo: int, bets: np.ndarray, purse: np.ndarray) -> int:
     """The bot's wagers: each missing area of its strategy at the minimum, while it can pay."""
     placed = 0
@@ -49,7 +49,7 @@ def _place(s: int, lo: int, bets: np.ndarray, purse: np.ndarray) -> int:
     return placed
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def _any_bets(bets: np.ndarray) -> bool:
     for s in range(bets.shape[0]):
         for a in range(bets.shape[1]):
@@ -58,7 +58,7 @@ def _any_bets(bets: np.ndarray) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def play(
     players: int,
     bankroll: int,
@@ -75,15 +75,16 @@ def play(
     handle: np.ndarray,
     house: np.ndarray,
     path: np.ndarray,
+    queue: np.ndarray,
 ) -> tuple[int, int, int]:
     """One session; fills ``purse`` with each seat's net result and ``handle``/``house`` with
-    the chips decided and the house's result per wager; returns (moves, rolls, bank)."""
+    the chips decided and the house's result per wager; returns (moves, rolls, bank).
+    Every array comes from the caller (``queue``: a seat each), so nothing is allocated here."""
     k = codes.shape[1]
     bets[:] = 0
     handle[:] = 0
     house[:] = 0
     purse[:] = bankroll
-    queue = np.empty(players, dtype=np.int64)
     for s in range(players):
         queue[s] = s
     qlen, qhead = players, 0
@@ -176,7 +177,7 @@ def play(
     return moves, rolls, bank
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def _pass_queue(seat: int, players: int, bets: np.ndarray, queue: np.ndarray) -> int:
     """Rule 5.9: the other seats with a wager from the left; everyone if the layout is empty."""
     anyone = _any_bets(bets)
@@ -207,12 +208,13 @@ def _chunk(seed: np.uint64, lo_g: int, hi_g: int, players: int, bankroll: int, l
     handle = np.zeros(codes.shape[1], dtype=np.int64)
     house = np.zeros(codes.shape[1], dtype=np.int64)
     no_path = np.zeros(0, dtype=np.int64)
+    queue = np.empty(players, dtype=np.int64)
     # the chunk's own copies: no cache line shared between threads (race.run_chunks)
     codes, multi = codes.copy(), multi.copy()
     for g in range(lo_g, hi_g):
         moves, rolls, bank = play(players, bankroll, lo, stay_up, max_rolls, codes, multi,
                                   state, NO_TAPE, pos, bets, purse, handle, house,
-                                  no_path)  # fmt: skip
+                                  no_path, queue)  # fmt: skip
         figures[0, g] = rolls
         figures[1, g] = moves
         figures[2, g] = bank
@@ -275,7 +277,7 @@ def play_tape(tape: np.ndarray, options: dict[str, Any]) -> tuple[int, int, list
     state = np.zeros(1, dtype=np.uint64)
     moves, _, _ = play(players, bankroll, lo, stay_up, max_rolls, codes, multi,
                        state, tape, pos, bets, purse, handle, house,
-                       np.zeros(0, dtype=np.int64))  # fmt: skip
+                       np.zeros(0, dtype=np.int64), np.empty(players, dtype=np.int64))  # fmt: skip
     return -1, int(moves), [int(x) for x in purse], int(pos[0])
 
 
@@ -290,11 +292,12 @@ def _paths(seed: np.uint64, sessions: int, players: int, bankroll: int, lo: int,
     purse = np.empty(players, dtype=np.int64)
     handle = np.zeros(codes.shape[1], dtype=np.int64)
     house = np.zeros(codes.shape[1], dtype=np.int64)
+    queue = np.empty(players, dtype=np.int64)
     for g in range(sessions):
         path = out[g]
         path[0] = bankroll
-        _, rolls, _ = play(players, bankroll, lo, stay_up, max_rolls, codes, multi,
-                           state, NO_TAPE, pos, bets, purse, handle, house, path)  # fmt: skip
+        _, rolls, _ = play(players, bankroll, lo, stay_up, max_rolls, codes, multi, state,
+                           NO_TAPE, pos, bets, purse, handle, house, path, queue)  # fmt: skip
         path[rolls + 1 :] = path[rolls]  # a session that ended early keeps its last purse
 
 

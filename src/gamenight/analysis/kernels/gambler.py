@@ -37,7 +37,18 @@ from gamenight.games.gambler.state import (
     TICKET_PRICE,
 )
 
-from .rng import GAMMA, LOW32, REJECT, S32, SHAKE_OUTCOMES, SHAKE_REJECT, SIX, chunk_starts, mix
+from .rng import (
+    GAMMA,
+    LOW32,
+    NO_REFCOUNT,
+    REJECT,
+    S32,
+    SHAKE_OUTCOMES,
+    SHAKE_REJECT,
+    SIX,
+    chunk_starts,
+    mix,
+)
 
 GAME = "gambler"
 FIGURES = (
@@ -136,8 +147,7 @@ def tables(options: dict[str, Any]) -> tuple[np.ndarray, ...]:
 
 
 # Speed: the helpers below never allocate, so they are compiled without Numba's reference
-# counting (``_nrt=False``): its atomic increments cost a quarter of the time on every call.
-NO_REFCOUNT: dict[str, Any] = {"_nrt": False, "error_model": "numpy"}
+# counting (rng.NO_REFCOUNT).
 # One flat int64 array ``s`` holds a game (scalars, then per-seat and per-card blocks) and one
 # ``d`` holds the table and the bot: every helper takes the two, so a call passes two arrays.
 # What every move touches (phase, player on turn, turns, moves, the stream) is in ``play``'s
