@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..stats import TRUNCATED
-from .rng import chunk_starts, next64
+from .rng import NO_REFCOUNT, chunk_starts, next64
 
 FLIP, CALL, FINGERS = 0, 1, 2  # event kinds: a flip; snap (Snap) or slap (Slap); snap fingers
 NONE = -1
@@ -146,7 +146,8 @@ def _pop(q: np.ndarray, qn: int) -> tuple[float, int, int, int]:
             b = i
     t, seat, kind = q[b, 0], int(q[b, 2]), int(q[b, 3])
     qn -= 1
-    q[b] = q[qn]
+    for j in range(4):  # the last event fills the gap (a row copy would allocate a temporary)
+        q[b, j] = q[qn, j]
     return t, seat, kind, qn
 
 
@@ -215,7 +216,7 @@ def workspace(n: int) -> Any:
     )
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def play(
     slap: bool,
     n: int,
