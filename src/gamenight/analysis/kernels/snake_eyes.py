@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
-from .rng import chunk_starts, fill_pairs
+from .rng import NO_REFCOUNT, chunk_starts, fill_pairs
 
 THROWS = np.uint64(36)  # a throw is one number in [0, 36): 6 * first die + second die
 REJECT36 = np.uint64(2**32 % 36)
@@ -19,7 +19,7 @@ FIGURES = ("throws", "moves", "kitty")
 FULL = sum(1 << t for t in (2, 3, 4, 5, 6, 8, 9, 10, 11, 12))
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def refill(state: np.ndarray, buf: np.ndarray) -> None:
     """Draw the next buffer of throws from the stream (a taped game has none: its buffer is the
     whole tape, and running past its end is an error)."""
@@ -28,7 +28,7 @@ def refill(state: np.ndarray, buf: np.ndarray) -> None:
     fill_pairs(state, buf, THROWS, REJECT36)
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def play(
     players: int,
     starting: int,
