@@ -207,7 +207,7 @@ async def play_whole_game(
 GAMES = [
     ("snap", {"max_flips": 40}, 3),
     ("slap-the-elephant", {"max_flips": 40}, 3),
-    ("gambler", {"max_turns": 10}, 2),
+    ("gambler", {"max_turns": 16}, 2),  # long enough for 20 frames a client when sends merge
     ("snake-eyes-casino", {"max_rolls": 3, "live": True}, 2),
 ]
 

@@ -238,11 +238,13 @@ def test_reload_mid_game_resumes(server: Server, context: Any) -> None:
     tid, token = start_with(server, "shake", [HUMAN, BOT, BOT])
     page = sit(context, server, tid, 0, token, "Sam")
     page.wait_for_selector("#controls button.act")
+    start = server.call("GET", f"/api/tables/{tid}/view", token=token)["move"]
     page.locator("#controls button.act").first.click()
-    # bots play until the table waits for Sam again: then nothing moves until he does
+    # bots play until the table waits for Sam again: then nothing moves until he does (the
+    # click travels over the WebSocket: a view read before it lands still shows his turn)
     before = until(
         lambda: server.call("GET", f"/api/tables/{tid}/view", token=token),
-        lambda f: 0 in f["actors"],
+        lambda f: f["move"] > start and 0 in f["actors"],
     )
     page.wait_for_function(f"document.querySelector('#log li:last-child') && {before['move']} > 0")
     page.wait_for_selector("#turn.mine")
