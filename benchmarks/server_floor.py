@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import random
 import secrets
+import sqlite3
 import sys
 from typing import Any
 
@@ -75,11 +76,8 @@ def create_app(database: str | None) -> FastAPI:
     view, legal, events = sample_parts()
     writer = SqliteWriter(database) if database else None
     insert = "INSERT INTO moves (table_id, idx, action) VALUES (?, ?, ?)"
-    if database:
-        import sqlite3
-
+    if database:  # the writer's own connection sets WAL and synchronous=FULL
         with sqlite3.connect(database) as conn:
-            conn.execute("PRAGMA journal_mode=WAL")
             conn.execute(
                 "CREATE TABLE IF NOT EXISTS moves (table_id TEXT, idx INTEGER, action TEXT,"
                 " PRIMARY KEY (table_id, idx))"

@@ -175,9 +175,6 @@ def _pg_type(column: Column[Any]) -> str:
     return name
 
 
-_PG_SQL: dict[tuple[bool, tuple[tuple[str, ...], ...]], str] = {}
-
-
 def _pg_batch(
     updates: dict[tuple[str, ...], list[tuple[Any, ...]]],
     rows: list[tuple[str, int, int | None, str]],
@@ -188,15 +185,10 @@ def _pg_batch(
     params: list[list[Any]] = []
     for values in ([rows] if rows else []) + list(updates.values()):
         params += [list(column) for column in zip(*values, strict=True)]
-    shape = (bool(rows), tuple(updates))
-    sql = _PG_SQL.get(shape)
-    if sql is None:
-        sql = _pg_batch_sql(*shape)
-        if len(_PG_SQL) < 256:  # a handful of shapes in practice; never unbounded
-            _PG_SQL[shape] = sql
-    return sql, params
+    return _pg_batch_sql(bool(rows), tuple(updates)), params
 
 
+@functools.lru_cache(maxsize=256)  # a handful of shapes in practice: built once each
 def _pg_batch_sql(with_rows: bool, update_keys: tuple[tuple[str, ...], ...]) -> str:
     """The text of ``_pg_batch``'s statement for one shape, its arrays numbered in order."""
     parts: list[str] = []
