@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
-from .rng import NO_TAPE, SHAKE_OUTCOMES, SHAKE_REJECT, chunk_starts, d6, mix, pair
+from .rng import NO_REFCOUNT, NO_TAPE, SHAKE_OUTCOMES, SHAKE_REJECT, chunk_starts, d6, mix, pair
 
 FOUR = np.uint64(4)
 SENTINEL = np.int64(1 << 60)  # marks the end of a draw's 60 unused bits
@@ -48,7 +48,7 @@ def hits_table(scoring_faces: int) -> np.ndarray:
     return np.repeat(np.arange(7, dtype=np.int8), counts)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", **NO_REFCOUNT)
 def _shake(
     k: int, hits_of: np.ndarray, s: np.uint64, spare: int, tape: np.ndarray, pos: np.ndarray
 ) -> tuple[int, np.uint64, int]:
@@ -83,7 +83,7 @@ def _shake(
     return hits, s, spare
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", **NO_REFCOUNT)
 def _set_bits(x: np.uint64) -> int:
     """Population count of a 64-bit word (the classic SWAR sum; LLVM makes it one popcnt)."""
     x = x - ((x >> ONE) & M1)
@@ -92,7 +92,7 @@ def _set_bits(x: np.uint64) -> int:
     return int((x * H01) >> FIFTY_SIX)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", **NO_REFCOUNT)
 def _ten_shakes(s: np.uint64, units: int, stop: int) -> tuple[bool, np.uint64, int]:
     """Ten shakes of three scoring faces at once, if none of them can end the turn.
 
@@ -110,12 +110,17 @@ def _ten_shakes(s: np.uint64, units: int, stop: int) -> tuple[bool, np.uint64, i
     return True, nxt, after
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def _roll_off(
-    seats: np.ndarray, m: int, state: np.ndarray, tape: np.ndarray, pos: np.ndarray
+    seats: np.ndarray,
+    faces: np.ndarray,
+    m: int,
+    state: np.ndarray,
+    tape: np.ndarray,
+    pos: np.ndarray,
 ) -> tuple[int, int]:
-    """Colored dice among ``seats[:m]`` until one rolls highest; (that seat, rolls made)."""
-    faces = np.empty(m, dtype=np.int64)
+    """Colored dice among ``seats[:m]`` (thrown into ``faces``) until one rolls highest; (that
+    seat, rolls made)."""
     rolls = 0
     while True:
         best = -1
@@ -136,11 +141,11 @@ def _roll_off(
 
 @njit(cache=True)
 def scratch(players: int) -> np.ndarray:
-    """Rows for a game's faces, face counts, turn order and roll-off seats."""
-    return np.zeros((4, max(players, 7)), dtype=np.int64)
+    """Rows for a game's faces, face counts, turn order, roll-off seats and their throws."""
+    return np.zeros((5, max(players, 7)), dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)
 def play(
     players: int,
     rounds: int,
@@ -159,7 +164,7 @@ def play(
 
     ``work`` is scratch space (``scratch(players)``), reused so a game allocates nothing."""
     moves = shakes = craps = 0
-    faces, count, order, slot = work[0], work[1], work[2], work[3]
+    faces, count, order, slot, thrown = work[0], work[1], work[2], work[3], work[4]
     for s in range(players):
         total[s] = 0
     c = state[0]  # the stream's counter, kept local in the shaking loops
@@ -230,7 +235,7 @@ def play(
             m = j - i
             for t in range(m):
                 slot[t] = order[i + t]
-            picker, rolls = _roll_off(slot, m, state, tape, pos)
+            picker, rolls = _roll_off(slot, thrown, m, state, tape, pos)
             moves += rolls + 1
             t = i
             for u in range(i, j):
@@ -269,7 +274,9 @@ def play(
                 break
         total[s] += points
     state[0] = c
-    best = total.max()
+    best = total[0]  # (a loop: ndarray.max needs Numba's runtime)
+    for s in range(1, players):
+        best = max(best, total[s])
     m = 0
     for s in range(players):
         if total[s] == best:
@@ -279,7 +286,7 @@ def play(
         return slot[0], moves, shakes, craps
     if not final_rolloff:
         return -1, moves, shakes, craps
-    w, rolls = _roll_off(slot, m, state, tape, pos)
+    w, rolls = _roll_off(slot, thrown, m, state, tape, pos)
     return w, moves + rolls, shakes, craps
 
 
