@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import hypothesis.extra.numpy as hnp
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gamenight.analysis.stats import TRUNCATED, Figure, Tally, wilson
 
@@ -64,3 +67,23 @@ def test_a_batch_counts_as_the_same_games_added_one_by_one() -> None:
         single.add_game(w, {"flips": v}, truncated=w == TRUNCATED)
     assert batch == single
     assert batch.truncated == int(np.sum(winners == TRUNCATED)) > 0
+
+
+@st.composite
+def integer_batches(draw: st.DrawFn) -> np.ndarray:
+    """Batches as kernels return them: one value, a few, a dense range or spread thin, with
+    the range anywhere (negative, at zero, far from it)."""
+    base = draw(st.integers(-(2**40), 2**40) | st.integers(-3, 3))
+    width = draw(st.sampled_from([0, 1, 2, 7, 8, 9, 500, 2**33]))
+    size = draw(st.integers(1, 300))
+    return draw(hnp.arrays(np.int64, size, elements=st.integers(base, base + width)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(integer_batches())
+def test_a_batch_of_values_counts_as_the_values_one_by_one(values: np.ndarray) -> None:
+    batch, single = Figure(), Figure()
+    batch.add_array(values)
+    for v in values.tolist():
+        single.add(v)
+    assert batch == single

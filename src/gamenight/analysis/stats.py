@@ -32,6 +32,29 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     return (lo, hi)
 
 
+FEW = 8  # values in a range this narrow are counted one vectorised comparison each
+
+
+def value_counts(a: np.ndarray) -> tuple[list[int], list[int]]:
+    """The distinct values of an int64 array and how often each occurs, at NumPy speed.
+
+    bincount's increments of a few counters wait on each other (3 ns a value when all are
+    alike), so a range of one value is counted by its size and a narrow one by comparisons."""
+    lo, hi = int(a.min()), int(a.max())
+    if lo == hi:
+        return [lo], [int(a.size)]
+    if hi - lo < FEW:
+        few = [(v, int(np.count_nonzero(a == v))) for v in range(lo, hi + 1)]
+        return [v for v, c in few if c], [c for _, c in few if c]
+    if hi - lo <= 4 * a.size:  # a dense range: count by index, one pass
+        binned = np.bincount(a)[lo:] if 0 <= lo <= hi - lo else np.bincount(a - lo)
+        seen = np.flatnonzero(binned)
+        return (seen + lo).tolist(), binned[seen].tolist()
+    # spread thin (chips, bankrolls): a histogram by index would not fit in memory
+    found, counted = np.unique(a, return_counts=True)
+    return found.tolist(), counted.tolist()
+
+
 @dataclass
 class Figure:
     """One integer figure over many games: a histogram with exact running sums."""
@@ -53,14 +76,7 @@ class Figure:
         if values.size == 0:
             return
         a = np.asarray(values, dtype=np.int64)
-        lo, hi = int(a.min()), int(a.max())
-        if hi - lo <= 4 * a.size:  # a dense range: count by index, one pass
-            binned = np.bincount(a - lo if lo else a)
-            seen = np.flatnonzero(binned)
-            distinct, times = (seen + lo).tolist(), binned[seen].tolist()
-        else:  # spread thin (chips, bankrolls): a histogram by index would not fit in memory
-            found, counted = np.unique(a, return_counts=True)
-            distinct, times = found.tolist(), counted.tolist()
+        distinct, times = value_counts(a)
         # one pass over the distinct values in plain ints (exact; this runs serially between
         # parallel kernel batches, so its cost limits the scaling over cores)
         counts, total, total_sq = self.counts, 0, 0
@@ -165,12 +181,14 @@ class Tally:
         """Add a batch of games: ``winners`` holds a seat, -1 (no single winner) or
         ``TRUNCATED`` (stopped by a safety cap, counted apart as ``add_game`` does) per game."""
         w = np.asarray(winners, dtype=np.int64)
-        by_code = np.bincount(w - TRUNCATED, minlength=self.players - TRUNCATED).tolist()
         self.games += int(w.size)
-        self.truncated += by_code[0]
-        self.no_winner += by_code[-1 - TRUNCATED]
-        for s in range(self.players):
-            self.wins[s] += by_code[s - TRUNCATED]
+        for code, times in zip(*(value_counts(w) if w.size else ([], [])), strict=True):
+            if code == TRUNCATED:
+                self.truncated += times
+            elif code < 0:
+                self.no_winner += times
+            else:
+                self.wins[code] += times
         for k, values in figures.items():
             self.figures.setdefault(k, Figure()).add_array(values)
 
