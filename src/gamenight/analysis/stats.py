@@ -182,7 +182,7 @@ class Tally:
         ``TRUNCATED`` (stopped by a safety cap, counted apart as ``add_game`` does) per game."""
         w = np.asarray(winners, dtype=np.int64)
         self.games += int(w.size)
-        for code, times in zip(*(value_counts(w) if w.size else ([], [])), strict=True):
+        for code, times in zip(*value_counts(w), strict=True) if w.size else ():
             if code == TRUNCATED:
                 self.truncated += times
             elif code < 0:
