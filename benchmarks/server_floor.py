@@ -141,7 +141,13 @@ def main() -> None:
     parser.add_argument("--database", help="an SQLite file: commit each move before sending")
     args = parser.parse_args()
     sys.setswitchinterval(SWITCH_SECONDS)  # as `gamenight serve` sets it for its storage thread
-    uvicorn.run(create_app(args.database), host="127.0.0.1", port=args.port, log_level="warning")
+    uvicorn.run(
+        create_app(args.database),
+        host="127.0.0.1",
+        port=args.port,
+        log_level="warning",
+        ws_per_message_deflate=False,  # as `gamenight serve`
+    )
 
 
 if __name__ == "__main__":

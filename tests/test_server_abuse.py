@@ -108,6 +108,18 @@ async def test_bad_hellos_tokens_and_origins_are_refused(server: ServerProcess) 
     await same.close()
 
 
+async def test_frames_are_not_compressed_even_when_the_client_asks(server: ServerProcess) -> None:
+    """Browsers offer permessage-deflate; the server declines it (no compressor held per
+    connection, no deflate per frame), and the frames arrive as they are."""
+    tid, (a, _) = started(server)
+    ws = await raw(server, tid, compression="deflate")  # what a browser offers
+    assert ws.response.headers.get("sec-websocket-extensions") is None
+    await ws.send(json.dumps({"type": "hello", "token": a}))
+    assert json.loads(await ws.recv())["type"] == "welcome"
+    assert json.loads(await ws.recv())["type"] == "state"
+    await ws.close()
+
+
 async def test_a_flood_is_rate_limited_then_cut_off(server: ServerProcess) -> None:
     tid, (a, _) = started(server)
     client = await Client.open(server, tid, a)
