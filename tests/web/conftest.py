@@ -91,8 +91,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         proc.kill()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium for one test module. Playwright's sync API keeps an event loop running in the
+    thread while it is open, so a session-long browser broke every later test in the same
+    worker that runs asyncio (a test of another module listed after these ones)."""
     if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
         pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
     with playwright_api.sync_playwright() as p:
