@@ -240,13 +240,15 @@ def test_catching_up_finds_the_newest_call_from_the_new_moves_alone() -> None:
         full.append(TableService._last_call(st))
     # calls far apart: a scan that looked at too few moves would miss them
     assert sum(b - a > 3 for a, b in zip(full, full[1:], strict=False)) >= 3
+    record = st.record()
+    moves = list(record["moves"])
     for start in range(0, len(full), 7):  # caught up from `start`, in steps of 1 to 20 moves
         known = full[start - 1] if start else 0
-        replay = gamenight.replay(st.record() | {"moves": list(st.record()["moves"])[:start]})
+        replay = gamenight.replay(record | {"moves": moves[:start]})
         done = start
         while done < len(full):
             step = min(len(full), done + rng.randint(1, 20))
-            for m in list(st.record()["moves"])[done:step]:
+            for m in moves[done:step]:
                 replay.apply(m["action"], m["seat"])
             known = TableService._last_call(replay, done, known)
             assert known == full[step - 1]
