@@ -23,9 +23,10 @@ REJECT = np.uint64(4)  # 2**32 mod 6: low products below it would bias a die; th
 
 NO_TAPE = np.zeros(0, dtype=np.int8)
 
-# Kernel code that never allocates is compiled without Numba's reference counting: its atomic
-# increments on every array passed to a call cost a quarter of Gambler's time and two thirds of
-# the casino table's (11 -> 31 million rolls a second).
+# Every kernel's game code never allocates, so it is compiled without Numba's reference counting:
+# its atomic increments on every array passed to a call cost, for example, a quarter of Gambler's
+# time and two thirds of the casino table's (11 -> 31 million rolls a second). Only the chunk
+# functions that allocate a game's arrays keep it.
 NO_REFCOUNT: dict[str, Any] = {"_nrt": False, "error_model": "numpy"}
 
 
