@@ -247,3 +247,24 @@ def test_local_batches_give_every_thread_the_same_number_of_chunks(
     finally:
         numba.set_num_threads(threads)
     assert sum(counts) == 41 and all(c % 2 == 0 for c in counts[:-1])
+
+
+def test_a_real_ctrl_c_inside_a_kernel_keeps_the_games_played_so_far() -> None:
+    """A SIGINT that lands while Numba runs a batch surfaces as a SystemError caused by the
+    KeyboardInterrupt: it must stop the run like any Ctrl-C, not end it with a traceback."""
+    import os
+    import signal
+    import threading
+
+    seen: list[int] = []
+
+    def interrupt_soon(done: int) -> None:
+        seen.append(done)
+        if len(seen) == 1:  # the next batch is running when the signal comes
+            threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT)).start()
+        elif len(seen) > 200:
+            raise RuntimeError("the interrupt never arrived")
+
+    result = sim.run("shake", 10**9, seed=1, progress=interrupt_soon, players=2)
+    assert result.interrupted and result.tally.games >= seen[0] > 0
+    assert sum(result.tally.wins) + result.tally.no_winner == result.tally.games

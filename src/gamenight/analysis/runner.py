@@ -163,6 +163,16 @@ def _reference(game_id: str, options: dict[str, Any], seed: int, games: int, tal
             progress(tally.games)
 
 
+def _is_ctrl_c(e: BaseException) -> bool:
+    """Numba reports a Ctrl-C that lands inside a kernel as a SystemError caused by it."""
+    seen: BaseException | None = e
+    while seen is not None:
+        if isinstance(seen, KeyboardInterrupt):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
 def run(
     game_id: str,
     games: int,
@@ -212,6 +222,10 @@ def run(
         else:
             _kernel_local(game_id, full, seed, games, tally, progress)
     except KeyboardInterrupt:
+        interrupted = True
+    except SystemError as e:
+        if not _is_ctrl_c(e):
+            raise
         interrupted = True
     kept = {**full, "strategy": strategy} if strategy else full
     return Run(tally, engine, backend, time.perf_counter() - t0, interrupted, strategy, kept)
