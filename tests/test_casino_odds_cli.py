@@ -47,3 +47,15 @@ def test_odds_rich_table_and_errors(tmp_path: Path) -> None:
     bad = runner.invoke(app, ["odds", "snake-eyes-casino", "--table", str(f)])
     assert bad.exit_code == 2 and "rule 4.9 allows" in bad.stderr
     assert runner.invoke(app, ["odds", "gambler"]).exit_code == 2
+
+
+def test_risk_of_ruin_reads_the_tables_buy_in_minimum_and_length(tmp_path: Path) -> None:
+    table = tmp_path / "table.json"
+    table.write_text(json.dumps({"bankroll": 200, "table_min": 10, "max_rolls": 50}))
+    args = ["odds", "snake-eyes-casino", "--strategy", "numbers", "--json"]
+    from_table = json.loads(runner.invoke(app, [*args, "--table", str(table)]).stdout)["risk"]
+    assert (from_table["bankroll"], from_table["unit"], from_table["max_rolls"]) == (200, 10, 50)
+    given = [*args, "--bankroll", "200", "--unit", "10", "--rolls", "50"]
+    assert json.loads(runner.invoke(app, given).stdout)["risk"] == from_table
+    told = runner.invoke(app, [*args, "--table", str(table), "--rolls", "60"])
+    assert json.loads(told.stdout)["risk"]["max_rolls"] == 60  # an option beats the table

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
@@ -102,3 +103,47 @@ def test_simulate_a_casino_table_from_its_settings_file(tmp_path: Path) -> None:
     assert edges["hard6"]["pays"] == "8:1" and edges["hard6"]["exact_house_edge"] == "2/11"
     wrong = runner.invoke(app, ["simulate", "snake-eyes", "--table", str(table)])
     assert wrong.exit_code == 2 and "snake-eyes-casino tables" in wrong.output
+
+
+def one_line_error(result: Any, *words: str) -> None:
+    """Exit 2, one error line naming the problem, and no traceback."""
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    for word in words:
+        assert word in result.output, result.output
+
+
+def test_simulate_refuses_a_plot_path_it_cannot_write_before_playing(tmp_path: Path) -> None:
+    where = tmp_path / "no such dir" / "run.png"
+    result = runner.invoke(app, ["simulate", "snake-eyes", "--games", "5", "--plot", str(where)])
+    one_line_error(result, "--plot", "no such directory")
+    assert "games/s" not in result.output  # refused before the run, not after it
+
+
+def test_a_deeply_nested_table_file_is_refused_with_its_name(tmp_path: Path) -> None:
+    table = tmp_path / "deep.json"
+    table.write_text('{"payouts": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    for cmd in (["simulate", "snake-eyes-casino", "--games", "2"], ["odds", "snake-eyes-casino"]):
+        one_line_error(runner.invoke(app, [*cmd, "--table", str(table)]), "deep.json", "nested")
+
+
+def test_odds_names_a_table_file_it_cannot_read(tmp_path: Path) -> None:
+    table = tmp_path / "binary.json"
+    table.write_bytes(b"\xff\xfe\x00")
+    one_line_error(runner.invoke(app, ["odds", "snake-eyes-casino", "--table", str(table)]),
+                   "--table", "binary.json")  # fmt: skip
+
+
+def test_simulate_refuses_a_negative_seed_naming_the_option() -> None:
+    one_line_error(runner.invoke(app, ["simulate", "snake-eyes", "--seed", "-1"]), "--seed")
+
+
+def test_options_a_game_cannot_use_are_refused_not_ignored() -> None:
+    result = runner.invoke(app, ["simulate", "shake", "--games", "2", "--strategy", "hardways"])
+    one_line_error(result, "--strategy")
+    for option, value in (("--strategy", "field"), ("--bankroll", "50"), ("--unit", "2"),
+                          ("--rolls", "9")):  # fmt: skip
+        one_line_error(runner.invoke(app, ["odds", "shake", option, value]), option)
+    for option in ("--bankroll", "--unit", "--rolls"):  # a risk of ruin needs a strategy
+        one_line_error(runner.invoke(app, ["odds", "snake-eyes-casino", option, "9"]), option)

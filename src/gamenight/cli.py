@@ -64,6 +64,16 @@ def read_text(path: Path, what: str) -> str:
         raise fail(f"{what} {path}: {getattr(e, 'strerror', None) or e}") from None
 
 
+def writable_plot(path: Path | None) -> None:
+    """Refuse a --plot path that cannot be written before the run, not after it."""
+    if path is None:
+        return
+    if path.is_dir():
+        raise fail(f"--plot {path}: is a directory, not a file")
+    if not path.parent.is_dir():
+        raise fail(f"--plot {path}: no such directory {path.parent}")
+
+
 def casino_settings(game: str, table_file: Path | None) -> dict[str, Any]:
     """The table settings a ``--table`` file gives (casino only), or none."""
     if table_file is None:
@@ -136,7 +146,7 @@ def simulate(
     game: Annotated[str, typer.Argument(help="game id, see `gamenight list`")],
     games: Annotated[int, typer.Option(min=1, help="how many games")] = 1000,
     players: Annotated[int, typer.Option(min=1)] = 2,
-    seed: Annotated[int, typer.Option(help="the same seed gives the same figures")] = 0,
+    seed: Annotated[int, typer.Option(min=0, help="the same seed gives the same figures")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
     table_file: TableFile = None,
     engine: Annotated[
@@ -152,8 +162,9 @@ def simulate(
         Path | None, typer.Option(help="draw the length histogram and win shares to this PNG")
     ] = None,
     strategy: Annotated[
-        str, typer.Option(help="casino: how the bots bet (see gamenight.bots.casino_bot)")
-    ] = "every_area",
+        str | None,
+        typer.Option(help="casino: how the bots bet (see gamenight.bots.casino_bot; every_area)"),
+    ] = None,
 ) -> None:
     """Play many bot games: win shares with 95 % intervals, game length, each game's figures.
 
@@ -163,12 +174,16 @@ def simulate(
     from gamenight.analysis.runner import run
 
     settings = {k: v for k, v in casino_settings(game, table_file).items() if k != "players"}
+    writable_plot(plot)
     if engine == "auto":
         engine = "kernel" if game in available() else "reference"
     casino = game == "snake-eyes-casino"
+    if strategy is not None and not casino:
+        raise refuse("--strategy", f"{game} has no betting strategies (snake-eyes-casino has)")
     if casino:
         from gamenight.bots.casino_bot import STRATEGIES
 
+        strategy = strategy or "every_area"
         if strategy not in STRATEGIES:
             raise fail(
                 ValueError(f"--strategy {strategy!r}: choose one of {', '.join(STRATEGIES)}")
@@ -220,6 +235,8 @@ def simulate(
             plot_run(result, plot)
         except ImportError:
             raise fail(ValueError("--plot needs matplotlib: pip install -e '.[plot]'")) from None
+        except OSError as e:
+            raise fail(f"--plot {plot}: {e.strerror or e}") from None
     if as_json:
         print(json.dumps(out))
         return
@@ -400,15 +417,25 @@ def odds(
     strategy: Annotated[
         str | None, typer.Option(help="casino: risk of ruin for one player betting this way")
     ] = None,
-    bankroll: Annotated[int, typer.Option(min=1, help="casino: chips bought in")] = 1000,
-    unit: Annotated[int, typer.Option(min=1, help="casino: chips a wager (the table min)")] = 5,
-    rolls: Annotated[int, typer.Option(min=1, max=10_000, help="casino: session length")] = 100,
+    bankroll: Annotated[
+        int | None, typer.Option(min=1, help="casino: chips bought in (1000)")
+    ] = None,
+    unit: Annotated[
+        int | None, typer.Option(min=1, help="casino: chips a wager, the table min (5)")
+    ] = None,
+    rolls: Annotated[
+        int | None, typer.Option(min=1, max=10_000, help="casino: session length (100)")
+    ] = None,
 ) -> None:
     """Exact figures, never sampled: Markov chains, dynamic programmes, exact fractions."""
     report: dict[str, Any]
     if game in ("snake-eyes", "shake"):
         if table_file is not None:
             raise fail(ValueError("--table holds settings of snake-eyes-casino tables"))
+        given = {"--strategy": strategy, "--bankroll": bankroll, "--unit": unit, "--rolls": rolls}
+        for option, value in given.items():
+            if value is not None:
+                raise refuse(option, "a setting of snake-eyes-casino risk of ruin only")
         from gamenight.analysis import odds_print
 
         try:
@@ -435,21 +462,35 @@ def odds(
         raise fail(ValueError(f"exact odds are worked out for {known}, not {game!r}"))
     from gamenight.analysis.casino_odds import odds_report, print_odds
 
+    if strategy is None:
+        given = {"--bankroll": bankroll, "--unit": unit, "--rolls": rolls}
+        for option, value in given.items():
+            if value is not None:
+                raise refuse(option, "sets the risk of ruin of a --strategy: name one")
+    text = read_text(table_file, "--table") if table_file else None
     try:
-        report = odds_report(game, table_file.read_text() if table_file else None)
-        if strategy is not None:
-            from gamenight.analysis.casino_risk import risk_of_ruin
-            from gamenight.bots.casino_bot import STRATEGIES
-            from gamenight.games.snake_eyes_casino import table_settings
-
-            if strategy not in STRATEGIES:
-                choose = ", ".join(STRATEGIES)
-                raise ValueError(f"--strategy {strategy!r}: choose one of {choose}")
-            table = table_settings(table_file.read_text()) if table_file else {}
-            table = {k: v for k, v in table.items() if k in ("payouts", "winners_stay_up")}
-            report["risk"] = risk_of_ruin(strategy, bankroll, unit, rolls, **table)
+        report = odds_report(game, text)
     except (GamenightError, ValueError) as e:
-        raise fail(e) from None
+        raise fail(f"--table {table_file}: {e}" if text is not None else e) from None
+    if strategy is not None:
+        from gamenight.analysis.casino_risk import risk_of_ruin
+        from gamenight.bots.casino_bot import STRATEGIES
+        from gamenight.games.snake_eyes_casino import table_settings
+
+        if strategy not in STRATEGIES:
+            raise refuse("--strategy", f"{strategy!r}: choose one of {', '.join(STRATEGIES)}")
+        table = table_settings(text) if text else {}  # valid: odds_report read it
+        # the table's own buy-in, minimum and session length unless the options say otherwise
+        bankroll = bankroll or table.get("bankroll", 1000)
+        unit = unit or table.get("table_min", 5)
+        rolls = rolls or table.get("max_rolls", 100)
+        if rolls > 10_000:
+            raise refuse("--rolls", f"the table's max_rolls {rolls} is over 10000: give --rolls")
+        table = {k: v for k, v in table.items() if k in ("payouts", "winners_stay_up")}
+        try:
+            report["risk"] = risk_of_ruin(strategy, bankroll, unit, rolls, **table)
+        except (GamenightError, ValueError) as e:
+            raise fail(e) from None
     if as_json:
         print(json.dumps(report))
         return

@@ -95,6 +95,8 @@ def table_settings(text: str) -> dict[str, Any]:
         settings = json.loads(text)
     except json.JSONDecodeError as e:
         raise GamenightError(f"the table file is not JSON: {e}") from None
+    except RecursionError:
+        raise GamenightError("the table file is nested too deeply to be table settings") from None
     if not isinstance(settings, dict):
         raise GamenightError("the table file must hold a JSON object of table settings")
     return settings
