@@ -147,3 +147,16 @@ def test_options_a_game_cannot_use_are_refused_not_ignored() -> None:
         one_line_error(runner.invoke(app, ["odds", "shake", option, value]), option)
     for option in ("--bankroll", "--unit", "--rolls"):  # a risk of ruin needs a strategy
         one_line_error(runner.invoke(app, ["odds", "snake-eyes-casino", option, "9"]), option)
+
+
+def test_reference_casino_edges_come_from_the_sessions_just_played() -> None:
+    """Observed house edges pool the run's own wagers, on either engine: not a separate run of
+    every-area bots the user never asked for."""
+    args = ["simulate", "snake-eyes-casino", "--games", "30", "--strategy", "numbers", "--json"]
+    for engine in ("reference", "kernel"):
+        out = json.loads(runner.invoke(app, [*args, "--engine", engine]).stdout)
+        rows = {r["wager"]: r for r in out["house_edges"]}
+        assert set(rows) == {"num5", "num6", "num8"}, engine
+        for w, r in rows.items():
+            assert r["decisions"] == round(out[f"handle_{w}"]["mean"] * 30) // 5
+

@@ -218,15 +218,13 @@ def simulate(
     edges = None
     if casino and not result.interrupted:
         # The casino's question: does each wager's observed edge match the exact one?
-        from gamenight.analysis.casino_sim import edge_table, edges_from_figures, observed_edges
+        from gamenight.analysis.casino_sim import edge_table, edges_from_figures
 
+        # pooled from the very sessions just played, on either engine
         table_opts = {k: v for k, v in settings.items() if k != "strategy"}
-        if result.engine == "kernel":  # pooled from the very sessions just played
-            table: Any = gamenight.new_game(game, players=players, **table_opts)
-            totals = {k: f.total for k, f in result.tally.figures.items()}
-            edges = edges_from_figures(totals, table.options.table_min, table.pays)
-        else:
-            edges = observed_edges(games=games, players=players, seed=seed, **table_opts)
+        table: Any = gamenight.new_game(game, players=players, **table_opts)
+        totals = {k: f.total for k, f in result.tally.figures.items()}
+        edges = edges_from_figures(totals, table.options.table_min, table.pays)
         out["house_edges"] = [r.to_json() for r in edges]
     if plot is not None:
         from gamenight.analysis.plots import plot_run
