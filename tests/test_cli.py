@@ -160,3 +160,17 @@ def test_reference_casino_edges_come_from_the_sessions_just_played() -> None:
         for w, r in rows.items():
             assert r["decisions"] == round(out[f"handle_{w}"]["mean"] * 30) // 5
 
+
+def test_seats_betting_alike_do_not_narrow_the_edge_tolerance() -> None:
+    """Every seat makes the same wagers on the same dice: eight seats' decisions are eight copies
+    of one seat's, so the tolerance must be one seat's, or right edges are flagged wrong."""
+    rows = {}
+    for players in ("1", "8"):
+        args = ["simulate", "snake-eyes-casino", "--games", "200", "--players", players]
+        out = json.loads(runner.invoke(app, [*args, "--seed", "4", "--json"]).stdout)
+        rows[players] = {r["wager"]: r for r in out["house_edges"]}
+    for w, one in rows["1"].items():
+        eight = rows["8"][w]
+        assert eight["decisions"] == 8 * one["decisions"]
+        assert eight["observed_house_edge"] == one["observed_house_edge"]
+        assert abs(eight["tolerance"] - one["tolerance"]) < 1e-12, w

@@ -224,7 +224,7 @@ def simulate(
         table_opts = {k: v for k, v in settings.items() if k != "strategy"}
         table: Any = gamenight.new_game(game, players=players, **table_opts)
         totals = {k: f.total for k, f in result.tally.figures.items()}
-        edges = edges_from_figures(totals, table.options.table_min, table.pays)
+        edges = edges_from_figures(totals, table.options.table_min, table.pays, seats=players)
         out["house_edges"] = [r.to_json() for r in edges]
     if plot is not None:
         from gamenight.analysis.plots import plot_run

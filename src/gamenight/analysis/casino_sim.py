@@ -109,9 +109,12 @@ if __name__ == "__main__":
 
 
 def edges_from_figures(
-    totals: dict[str, int], unit: int, pays: dict[str, str], z: float = 4.0
+    totals: dict[str, int], unit: int, pays: dict[str, str], z: float = 4.0, seats: int = 1
 ) -> list[EdgeRow]:
-    """Edge rows from pooled ``handle_<wager>`` and ``house_<wager>`` totals (a kernel run)."""
+    """Edge rows from pooled ``handle_<wager>`` and ``house_<wager>`` totals of a run.
+
+    Every seat bets the same way on the same dice, so the ``seats`` seats' decisions are copies
+    of one seat's: the standard error counts one seat's decisions, not all of them."""
     rows = []
     for w in WAGERS:
         handle = totals.get(f"handle_{w}", 0)
@@ -119,6 +122,6 @@ def edges_from_figures(
             continue
         n = handle // unit
         exact = wager_odds(WAGERS[w], pays[w]).house_edge
-        tol = z * decision_sd(w, pays[w]) / math.sqrt(max(n, 1))
+        tol = z * decision_sd(w, pays[w]) / math.sqrt(max(n / seats, 1))
         rows.append(EdgeRow(w, pays[w], n, totals[f"house_{w}"] / handle, exact, tol))
     return rows
