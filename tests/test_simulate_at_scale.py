@@ -268,3 +268,17 @@ def test_a_real_ctrl_c_inside_a_kernel_keeps_the_games_played_so_far() -> None:
     result = sim.run("shake", 10**9, seed=1, progress=interrupt_soon, players=2)
     assert result.interrupted and result.tally.games >= seen[0] > 0
     assert sum(result.tally.wins) + result.tally.no_winner == result.tally.games
+
+
+def test_the_length_histogram_shows_each_games_own_length() -> None:
+    """Rolls for the casino, flips for Snap, turns for Gambler: every game has 'moves' (bots'
+    actions, wagers included), so it comes last."""
+    from gamenight.analysis.plots import grouped, length_of
+
+    want = {"snake-eyes": "throws", "snake-eyes-casino": "rolls", "snap": "flips",
+            "gambler": "turns", "shake": "shakes"}  # fmt: skip
+    for game, length in want.items():
+        assert length_of(sim.run(game, 2, seed=1, players=2).tally) == length, game
+    assert grouped({3: 1, 4: 2, 9: 5}) == ([3, 4, 9], [1, 2, 5], 1)
+    xs, ns, width = grouped({v: 1 for v in range(100, 1300)})
+    assert width == 20 and len(xs) == 60 and sum(ns) == 1200 and xs[0] == 100

@@ -6,8 +6,29 @@ from pathlib import Path
 from typing import Any
 
 from .runner import Run
+from .stats import Tally
 
-LENGTHS = ("throws", "moves", "rolls", "flips", "turns")  # the first a game has is its length
+# the first of these a game has is its length: a player's count (throws, rolls, flips, turns,
+# shakes) before the bots' moves, which every game has
+LENGTHS = ("throws", "rolls", "flips", "turns", "shakes", "moves")
+BARS = 60  # at most this many bars: wider lengths are grouped
+
+
+def length_of(tally: Tally) -> str | None:
+    """The figure the length histogram shows."""
+    return next((k for k in LENGTHS if k in tally.figures), None)
+
+
+def grouped(counts: dict[int, int]) -> tuple[list[int], list[int], int]:
+    """Bar positions, counts and width: one bar a value, or runs of values when there are many."""
+    lo, hi = min(counts), max(counts)
+    width = max(1, -(-(hi - lo + 1) // BARS))
+    bars: dict[int, int] = {}
+    for value, n in counts.items():
+        start = lo + (value - lo) // width * width
+        bars[start] = bars.get(start, 0) + n
+    xs = sorted(bars)
+    return xs, [bars[x] for x in xs], width
 
 
 def plot_run(run: Run, path: Path) -> None:
@@ -19,16 +40,16 @@ def plot_run(run: Run, path: Path) -> None:
 
     tally = run.tally
     casino = tally.game == "snake-eyes-casino" and bool(run.options)
-    length = next((k for k in LENGTHS if k in tally.figures), None)
+    length = length_of(tally)
     fig, axes = plt.subplots(1, 3 if casino else 2, figsize=(16 if casino else 11, 4.2))
     left, right = axes[0], axes[1]
     if casino:
         _bankroll_paths(axes[2], run)
     if length is not None:
-        counts = tally.figures[length].counts
-        xs = sorted(counts)
-        left.bar(xs, [counts[x] / tally.games for x in xs], width=1.0, color="#4477aa")
-        left.set_xlabel(length)
+        xs, ns, width = grouped(tally.figures[length].counts)
+        heights = [n / tally.games for n in ns]
+        left.bar([x + (width - 1) / 2 for x in xs], heights, width=width, color="#4477aa")
+        left.set_xlabel(length if width == 1 else f"{length} (bars of {width})")
         left.set_ylabel("share of games")
         left.set_title(f"{tally.game}: game length ({tally.games:,} games)")
     seats = [chr(65 + s) for s in range(tally.players)]
