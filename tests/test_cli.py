@@ -174,3 +174,9 @@ def test_seats_betting_alike_do_not_narrow_the_edge_tolerance() -> None:
         assert eight["decisions"] == 8 * one["decisions"]
         assert eight["observed_house_edge"] == one["observed_house_edge"]
         assert abs(eight["tolerance"] - one["tolerance"]) < 1e-12, w
+
+
+def test_simulate_refuses_an_absurd_number_of_games() -> None:
+    """10**30 games would run for ever (and a Ray run would queue 10**24 tasks first)."""
+    one_line_error(runner.invoke(app, ["simulate", "snake-eyes", "--games", str(10**30)]),
+                   "--games")  # fmt: skip

@@ -89,6 +89,8 @@ def casino_settings(game: str, table_file: Path | None) -> dict[str, Any]:
         raise fail(f"--table {table_file}: {e}") from None
 
 
+MAX_GAMES = 10**12  # weeks of a kernel's time; 10**30 would only hang (and fill Ray's queue)
+
 TableFile = Annotated[
     Path | None,
     typer.Option("--table", help="casino: a JSON file of table settings", dir_okay=False),
@@ -144,7 +146,9 @@ def replay(
 @app.command()
 def simulate(
     game: Annotated[str, typer.Argument(help="game id, see `gamenight list`")],
-    games: Annotated[int, typer.Option(min=1, help="how many games")] = 1000,
+    games: Annotated[
+        int, typer.Option(min=1, max=MAX_GAMES, help="how many games (Ctrl-C stops early)")
+    ] = 1000,
     players: Annotated[int, typer.Option(min=1)] = 2,
     seed: Annotated[int, typer.Option(min=0, help="the same seed gives the same figures")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
