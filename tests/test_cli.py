@@ -180,3 +180,12 @@ def test_simulate_refuses_an_absurd_number_of_games() -> None:
     """10**30 games would run for ever (and a Ray run would queue 10**24 tasks first)."""
     one_line_error(runner.invoke(app, ["simulate", "snake-eyes", "--games", str(10**30)]),
                    "--games")  # fmt: skip
+
+
+def test_simulate_refuses_bad_options_before_drawing_its_progress_bar() -> None:
+    """The error is the one line printed: no empty '0/10' bar of a run that never started."""
+    for bad in (["snake-eyes", "--players", "1"], ["nosuchgame"], ["shake", "--engine", "warp"],
+                ["shake", "--backend", "spark"]):  # fmt: skip
+        result = runner.invoke(app, ["simulate", *bad, "--games", "10"])
+        one_line_error(result, "error:")
+        assert "0/10" not in result.output and len(result.output.splitlines()) == 1, bad

@@ -175,7 +175,7 @@ def simulate(
     Statistics stream in constant memory; Ctrl-C stops and prints what was played so far."""
     from gamenight.analysis.kernels import available
     from gamenight.analysis.report import print_run
-    from gamenight.analysis.runner import run
+    from gamenight.analysis.runner import check, run
 
     settings = {k: v for k, v in casino_settings(game, table_file).items() if k != "players"}
     writable_plot(plot)
@@ -194,6 +194,8 @@ def simulate(
             )
         settings["strategy"] = strategy
     try:
+        table_opts = {k: v for k, v in settings.items() if k != "strategy"}
+        check(game, engine, backend, players=players, **table_opts)  # before the bar is drawn
         if as_json:
             result = run(game, games, seed, engine, backend, address, players=players, **settings)
         else:
@@ -225,7 +227,6 @@ def simulate(
         from gamenight.analysis.casino_sim import edge_table, edges_from_figures
 
         # pooled from the very sessions just played, on either engine
-        table_opts = {k: v for k, v in settings.items() if k != "strategy"}
         table: Any = gamenight.new_game(game, players=players, **table_opts)
         totals = {k: f.total for k, f in result.tally.figures.items()}
         edges = edges_from_figures(totals, table.options.table_min, table.pays, seats=players)

@@ -173,20 +173,8 @@ def _is_ctrl_c(e: BaseException) -> bool:
     return False
 
 
-def run(
-    game_id: str,
-    games: int,
-    seed: int = 0,
-    engine: str = "kernel",
-    backend: str = "local",
-    address: str | None = None,
-    progress: Progress | None = None,
-    **options: Any,
-) -> Run:
-    """Simulate ``games`` games; the same seed and N give the same figures on any backend.
-
-    ``strategy`` (casino only) names how the bots bet; the rest are the game's options."""
-    strategy = options.pop("strategy", None)
+def check(game_id: str, engine: str, backend: str, **options: Any) -> Any:
+    """The game ``run`` would play with these options, or the error that says why it cannot."""
     game = new_game(game_id, **options)  # validates the options
     full = game.options_dict()
     if engine not in ("kernel", "reference"):
@@ -206,6 +194,25 @@ def run(
             )
     if backend == "ray" and engine != "kernel":
         raise ValueError("--backend ray runs kernels; the reference engine runs locally")
+    return game
+
+
+def run(
+    game_id: str,
+    games: int,
+    seed: int = 0,
+    engine: str = "kernel",
+    backend: str = "local",
+    address: str | None = None,
+    progress: Progress | None = None,
+    **options: Any,
+) -> Run:
+    """Simulate ``games`` games; the same seed and N give the same figures on any backend.
+
+    ``strategy`` (casino only) names how the bots bet; the rest are the game's options."""
+    strategy = options.pop("strategy", None)
+    game = check(game_id, engine, backend, **options)
+    full = game.options_dict()
     tally = Tally(game_id, game.players)
     t0 = time.perf_counter()
     interrupted = False
