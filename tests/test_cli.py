@@ -189,3 +189,13 @@ def test_simulate_refuses_bad_options_before_drawing_its_progress_bar() -> None:
         result = runner.invoke(app, ["simulate", *bad, "--games", "10"])
         one_line_error(result, "error:")
         assert "0/10" not in result.output and len(result.output.splitlines()) == 1, bad
+
+
+def test_win_share_and_its_interval_are_both_percentages() -> None:
+    result = runner.invoke(app, ["simulate", "snake-eyes", "--games", "400", "--seed", "3"])
+    row = next(line for line in result.stdout.splitlines() if line.startswith("│ A "))
+    share, interval = [cell.strip() for cell in row.split("│")[3:5]]
+    low, high = (float(x.rstrip("%")) for x in interval.split(" – "))
+    assert share.endswith("%") and interval.count("%") == 2
+    assert low < float(share.rstrip("%")) < high
+

@@ -36,7 +36,8 @@ def wins_table(run: Run, title: str) -> Table:
     for col in ("seat", "wins", "share", "95% interval"):
         t.add_column(col, justify="left" if col == "seat" else "right")
     for s, (w, sh) in enumerate(zip(run.tally.wins, run.tally.shares(), strict=True)):
-        t.add_row(chr(65 + s), f"{w:,}", f"{sh['share']:.2%}", _interval(sh["ci95"], 4))
+        low, high = sh["ci95"]
+        t.add_row(chr(65 + s), f"{w:,}", f"{sh['share']:.2%}", f"{low:.2%} – {high:.2%}")
     if run.tally.no_winner:
         g = run.tally.games
         t.add_row("shared / none", f"{run.tally.no_winner:,}", f"{run.tally.no_winner / g:.2%}", "")
