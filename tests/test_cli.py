@@ -199,3 +199,10 @@ def test_win_share_and_its_interval_are_both_percentages() -> None:
     assert share.endswith("%") and interval.count("%") == 2
     assert low < float(share.rstrip("%")) < high
 
+
+def test_simulate_seats_the_players_the_table_file_names(tmp_path: Path) -> None:
+    table = tmp_path / "table.json"
+    table.write_text(json.dumps({"players": 3, "max_rolls": 20}))
+    args = ["simulate", "snake-eyes-casino", "--games", "5", "--json", "--table", str(table)]
+    assert json.loads(runner.invoke(app, args).stdout)["players"] == 3
+    assert json.loads(runner.invoke(app, [*args, "--players", "2"]).stdout)["players"] == 2

@@ -149,7 +149,9 @@ def simulate(
     games: Annotated[
         int, typer.Option(min=1, max=MAX_GAMES, help="how many games (Ctrl-C stops early)")
     ] = 1000,
-    players: Annotated[int, typer.Option(min=1)] = 2,
+    players: Annotated[
+        int | None, typer.Option(min=1, help="seats (default: the --table file's, else 2)")
+    ] = None,
     seed: Annotated[int, typer.Option(min=0, help="the same seed gives the same figures")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
     table_file: TableFile = None,
@@ -177,7 +179,9 @@ def simulate(
     from gamenight.analysis.report import print_run
     from gamenight.analysis.runner import check, run
 
-    settings = {k: v for k, v in casino_settings(game, table_file).items() if k != "players"}
+    settings = casino_settings(game, table_file)
+    players = players or settings.pop("players", 2)
+    settings.pop("players", None)
     writable_plot(plot)
     if engine == "auto":
         engine = "kernel" if game in available() else "reference"
