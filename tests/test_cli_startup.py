@@ -55,3 +55,13 @@ def test_the_lazy_package_still_offers_every_public_name() -> None:
         assert getattr(gamenight, name) is getattr(engine, name)
     with pytest.raises(AttributeError):
         gamenight.no_such_name  # noqa: B018
+
+
+def test_python_dash_m_knows_every_command() -> None:
+    """``python -m gamenight.cli`` runs the app once every command is defined (tournament last)."""
+    import os
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    out = subprocess.run([sys.executable, "-m", "gamenight.cli", "tournament", "--help"],
+                         capture_output=True, text=True, env=env, timeout=60)  # fmt: skip
+    assert out.returncode == 0, out.stderr

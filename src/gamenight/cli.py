@@ -556,9 +556,6 @@ def serve(
     )
 
 
-if __name__ == "__main__":
-    app()
-
 
 @app.command()
 def tournament(
@@ -601,3 +598,7 @@ def tournament(
             f"{row['rating']:.1f} (μ {row['mu']:.1f}, σ {row['sigma']:.1f})",
         )
     console.print(table)
+
+
+if __name__ == "__main__":  # after every command: one defined below this line would be missing
+    app()
