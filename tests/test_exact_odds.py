@@ -181,3 +181,22 @@ def test_cli_odds_casino_adds_the_risk_for_a_strategy() -> None:
     assert "risk of ruin" in cli.invoke(app, args).stdout
     bad = cli.invoke(app, ["odds", "snake-eyes-casino", "--strategy", "martingale"])
     assert bad.exit_code == 2 and "choose one of" in bad.output
+
+
+def test_a_purse_that_cannot_run_out_in_the_session_is_answered_at_once() -> None:
+    """A purse of more units than the areas times the rolls cannot be ruined: risk 0, every roll
+    played. A billion chips held a Markov chain over a billion purses (it never finished)."""
+    import gamenight
+    from gamenight.analysis.casino_risk import risk_of_ruin
+    from gamenight.analysis.kernels.casino import tables
+    from gamenight.analysis.kernels.exact import casino_ruin
+    from gamenight.bots.casino_bot import STRATEGIES
+
+    huge = risk_of_ruin("every_area", 10**9, 1, 50)
+    assert (huge["risk_of_ruin"], huge["expected_rolls"]) == (0.0, 50.0)
+    n = len(STRATEGIES["every_area"])
+    game = gamenight.new_game("snake-eyes-casino", players=1)
+    codes, multi = tables(game.options_dict(), "every_area")
+    bits = np.where(multi, 1 << (np.cumsum(multi) - 1), 0).astype(np.int64)
+    ruin, length = casino_ruin(n * 50 + 1, 50, codes, bits, True)  # the chain's own answer
+    assert ruin == 0.0 and length == pytest.approx(50.0)

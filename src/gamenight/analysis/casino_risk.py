@@ -31,7 +31,11 @@ def risk_of_ruin(strategy: str, bankroll: int, unit: int, rolls: int,
         if multi[i]:
             bits[i] = 1 << k
             k += 1
-    ruin, length = casino_ruin(bankroll // unit, rolls, codes, bits, opts.winners_stay_up)
+    units = bankroll // unit
+    if units > codes.shape[1] * rolls:  # one unit an area a roll at most: it cannot run out
+        ruin, length = 0.0, float(rolls)  # (the chain's answer; its arrays grow with units)
+    else:
+        ruin, length = casino_ruin(units, rolls, codes, bits, opts.winners_stay_up)
     return {
         "strategy": strategy,
         "bankroll": bankroll,
