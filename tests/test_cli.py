@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 import gamenight
@@ -206,3 +208,12 @@ def test_simulate_seats_the_players_the_table_file_names(tmp_path: Path) -> None
     args = ["simulate", "snake-eyes-casino", "--games", "5", "--json", "--table", str(table)]
     assert json.loads(runner.invoke(app, args).stdout)["players"] == 3
     assert json.loads(runner.invoke(app, [*args, "--players", "2"]).stdout)["players"] == 2
+
+
+def test_tournament_without_the_rl_extra_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name in ("openskill", "openskill.models"):
+        monkeypatch.setitem(sys.modules, name, None)  # as if not installed
+    args = ["tournament", "snake-eyes", "--bots", "random,random", "--games", "1"]
+    one_line_error(runner.invoke(app, args), "pip install", "[rl]")

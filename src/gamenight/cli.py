@@ -578,6 +578,10 @@ def tournament(
         result = tour.run_tournament(game, bots.split(","), games, players, seed)
     except (GamenightError, ValueError) as e:
         raise fail(e) from None
+    except ImportError as e:
+        if not (e.name or "").startswith("openskill"):
+            raise
+        raise fail("tournament rates bots with OpenSkill: pip install -e '.[rl]'") from None
     if plot is not None:
         try:
             tour.plot(result, str(plot))
