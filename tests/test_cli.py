@@ -217,3 +217,14 @@ def test_tournament_without_the_rl_extra_says_what_to_install(
         monkeypatch.setitem(sys.modules, name, None)  # as if not installed
     args = ["tournament", "snake-eyes", "--bots", "random,random", "--games", "1"]
     one_line_error(runner.invoke(app, args), "pip install", "[rl]")
+
+
+def test_simulate_realtime_refuses_a_turn_based_game() -> None:
+    for game in ("shake", "gambler", "nosuchgame"):
+        result = runner.invoke(app, ["simulate-realtime", game, "--games", "2"])
+        one_line_error(result, "snap or slap-the-elephant", game)
+
+
+def test_simulate_address_without_ray_is_refused() -> None:
+    args = ["simulate", "snake-eyes", "--games", "5", "--address", "10.0.0.1:6379"]
+    one_line_error(runner.invoke(app, args), "--address", "--backend ray")

@@ -188,6 +188,8 @@ def simulate(
     casino = game == "snake-eyes-casino"
     if strategy is not None and not casino:
         raise refuse("--strategy", f"{game} has no betting strategies (snake-eyes-casino has)")
+    if address is not None and backend != "ray":
+        raise refuse("--address", "the address of a Ray cluster: give --backend ray with it")
     if casino:
         from gamenight.bots.casino_bot import STRATEGIES
 
@@ -386,6 +388,8 @@ def simulate_realtime_cmd(
     """Bots with human-like reaction times play a calling game in simulated time."""
     from gamenight.realtime import simulate_realtime
 
+    if not realtime(game):
+        raise fail(f"simulate-realtime plays snap or slap-the-elephant, not {game!r}")
     try:
         out = simulate_realtime(game, levels.split(","), games, seed, max_flips)
     except (GamenightError, ValueError) as e:
