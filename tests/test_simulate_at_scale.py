@@ -132,6 +132,31 @@ def test_casino_plot_adds_bankroll_paths_that_start_at_the_buy_in(tmp_path: Path
     assert path.stat().st_size > 20_000
 
 
+def test_casino_plot_draws_the_bankroll_paths_of_the_runs_own_seed(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib", reason="plots need the 'plot' extra")
+    import dataclasses
+
+    from gamenight.analysis.plots import plot_run
+
+    run = sim.run("snake-eyes-casino", 200, seed=1, players=1, strategy="field")
+    drawn = []
+    for seed in (1, 1, 2):  # the same tally: only the paths can differ
+        path = tmp_path / f"casino-{len(drawn)}.png"
+        plot_run(dataclasses.replace(run, seed=seed), path)
+        drawn.append(path.read_bytes())
+    assert drawn[0] == drawn[1] and drawn[0] != drawn[2]
+
+
+def test_json_names_the_seed_and_options_that_run_it_again() -> None:
+    args = ["simulate", "gambler", "--games", "3000", "--seed", "9", "--players", "3", "--json"]
+    result = cli.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    first = json.loads(result.output)
+    assert first["seed"] == 9 and first["options"]["players"] == 3
+    again = sim.run("gambler", 3000, seed=first["seed"], **first["options"])
+    assert again.to_json() == first
+
+
 @pytest.mark.parametrize("name", ["easy", "normal", "expert"])
 def test_kernel_reaction_times_have_the_engines_law(name: str) -> None:
     """The kernel draws reactions from its own stream (Box-Muller, -log(1 - u)); the games on

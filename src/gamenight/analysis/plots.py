@@ -79,7 +79,7 @@ def _bankroll_paths(ax: Any, run: Run) -> None:
 
     from .kernels.casino import bankroll_paths
 
-    paths = bankroll_paths(run.options, 2000, seed=0)
+    paths = bankroll_paths(run.options, 2000, seed=run.seed)  # the run's own seed
     rolls = np.arange(paths.shape[1])
     for p in paths[:30]:
         ax.plot(rolls, p, color="#bbbbbb", linewidth=0.6)

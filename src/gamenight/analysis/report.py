@@ -82,7 +82,8 @@ def print_run(run: Run, console: Console) -> None:
             "human-like reaction times (gamenight simulate-realtime sets the levels)"
         )
     console.print(
-        f"{run.engine} engine, {run.backend}: {run.seconds:.2f} s, {run.rate:,.0f} games/s"
+        f"{run.engine} engine, {run.backend}: {run.seconds:.2f} s, {run.rate:,.0f} games/s,"
+        f" seed {run.seed}"  # the same seed and options give the same figures
     )
     if run.interrupted:
         console.print("[bold yellow]interrupted:[/] the figures cover the games played so far")

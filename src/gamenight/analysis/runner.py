@@ -36,6 +36,7 @@ class Run:
 
     strategy: str | None = None
     options: dict[str, Any] = field(default_factory=dict)  # the game's, and a strategy's
+    seed: int = 0
 
     @property
     def rate(self) -> float:
@@ -48,6 +49,9 @@ class Run:
         out["interrupted"] = self.interrupted
         if self.strategy:
             out["strategy"] = self.strategy
+        # what it takes to run it again: the same seed and options give the same figures
+        out["seed"] = self.seed
+        out["options"] = {k: v for k, v in self.options.items() if k != "strategy"}
         if timing:
             out["backend"] = self.backend
             out["seconds"] = round(self.seconds, 3)
@@ -235,4 +239,5 @@ def run(
             raise
         interrupted = True
     kept = {**full, "strategy": strategy} if strategy else full
-    return Run(tally, engine, backend, time.perf_counter() - t0, interrupted, strategy, kept)
+    seconds = time.perf_counter() - t0
+    return Run(tally, engine, backend, seconds, interrupted, strategy, kept, seed)
