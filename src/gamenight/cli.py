@@ -560,7 +560,6 @@ def serve(
     )
 
 
-
 @app.command()
 def tournament(
     game: Annotated[str, typer.Argument(help="game id (see `gamenight list`)")],
