@@ -59,3 +59,25 @@ def test_risk_of_ruin_reads_the_tables_buy_in_minimum_and_length(tmp_path: Path)
     assert json.loads(runner.invoke(app, given).stdout)["risk"] == from_table
     told = runner.invoke(app, [*args, "--table", str(table), "--rolls", "60"])
     assert json.loads(told.stdout)["risk"]["max_rolls"] == 60  # an option beats the table
+
+
+def test_ctrl_c_during_a_long_risk_of_ruin_ends_it_without_a_traceback() -> None:
+    """A 10,000-roll chain runs for a minute or more: Ctrl-C (a real SIGINT, which lands in the
+    Numba chain once it runs) stops it with a line and exit code 130."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    args = ["odds", "snake-eyes-casino", "--strategy", "every_area", "--rolls", "10000"]
+    code = "import sys; from gamenight.cli import app; sys.argv[0] = 'gamenight'; app()"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    time.sleep(8)  # imports, the chain's build (cached) and into its rolls
+    assert proc.poll() is None, proc.communicate()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (out, err)
+    assert "interrupted" in out and "Traceback" not in err, (out, err)

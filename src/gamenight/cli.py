@@ -502,6 +502,13 @@ def odds(
             report["risk"] = risk_of_ruin(strategy, bankroll, unit, rolls, **table)
         except (GamenightError, ValueError) as e:
             raise fail(e) from None
+        except (KeyboardInterrupt, SystemError) as e:  # Numba wraps a Ctrl-C in a SystemError
+            from gamenight.analysis.runner import is_ctrl_c
+
+            if not is_ctrl_c(e):
+                raise
+            typer.echo("interrupted: an exact figure is all or nothing, so none is printed")
+            raise typer.Exit(130) from None
     if as_json:
         print(json.dumps(report))
         return

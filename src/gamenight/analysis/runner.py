@@ -167,7 +167,7 @@ def _reference(game_id: str, options: dict[str, Any], seed: int, games: int, tal
             progress(tally.games)
 
 
-def _is_ctrl_c(e: BaseException) -> bool:
+def is_ctrl_c(e: BaseException) -> bool:
     """Numba reports a Ctrl-C that lands inside a kernel as a SystemError caused by it."""
     seen: BaseException | None = e
     while seen is not None:
@@ -235,7 +235,7 @@ def run(
     except KeyboardInterrupt:
         interrupted = True
     except SystemError as e:
-        if not _is_ctrl_c(e):
+        if not is_ctrl_c(e):
             raise
         interrupted = True
     kept = {**full, "strategy": strategy} if strategy else full
