@@ -39,3 +39,27 @@ def test_newcomer_creates_shake_with_two_bots_and_finishes(server: Server, conte
     assert "wins" in over or "over" in over, over
     assert page.locator("table.pad tbody tr").count() == 3
     assert not errors, errors
+
+
+def test_a_refused_name_creates_no_table(server: Server, context: Any) -> None:
+    """A name the server refuses used to make a table anyway, left in the open list with
+    nobody at it, while the lobby said it was not created; every retry made one more."""
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(server.base + "/")
+    page.locator("#g-snake-eyes").check()
+    page.locator("#seat-1").select_option("human")  # a friend's seat: the table would wait
+    before = len(server.call("GET", "/api/tables"))
+    for name in ("Wilhelmina Alexandrovna-Schmidt", "Ann <3"):
+        page.get_by_label("Your name").fill(name)
+        page.get_by_role("button", name="Create the table").click()
+        page.wait_for_function("document.querySelector('#create-msg').innerText.length > 0")
+        assert "display name" in page.locator("#create-msg").inner_text()
+        assert page.get_by_role("button", name="Create the table").is_enabled()
+    assert len(server.call("GET", "/api/tables")) == before
+    # a good name then creates the table as usual
+    page.get_by_label("Your name").fill("Wilhelmina")
+    page.get_by_role("button", name="Create the table").click()
+    page.wait_for_url("**/t/*")
+    assert len(server.call("GET", "/api/tables")) == before + 1
+    assert not errors, errors

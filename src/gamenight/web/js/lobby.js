@@ -137,11 +137,25 @@ function readSeats() {
   return list;
 }
 
+// The server's rules for a display name (protocol.clean_name), checked before the table is made:
+// a name refused only at the join would leave behind a table nobody sits at.
+const MAX_NAME = 24;
+const MARKUP = /[<>&"'`]/u;
+const CONTROL = /[\p{C}\p{Z}]/u;
+function nameProblem(name) {
+  if ([...name].length > MAX_NAME) return `a display name has 1 to ${MAX_NAME} characters`;
+  const bad = [...name].find((ch) => MARKUP.test(ch) || (ch !== " " && CONTROL.test(ch)));
+  if (!bad) return null;
+  return MARKUP.test(bad) ? `a display name may not hold markup (${bad})` : "a display name may not hold control characters";
+}
+
 async function create(e) {
   e.preventDefault();
   const msg = $("create-msg");
   msg.textContent = "";
   const name = $("name").value.trim() || "Host"; // a name can be given later; nobody is stopped here
+  const problem = nameProblem(name);
+  if (problem) { msg.textContent = `The table was not created: ${problem}`; $("name").focus(); return; }
   const seatsWanted = readSeats();
   const body = { game: chosen.id, options: readOptions(), seats: seatsWanted, bot_pace: $("bot-pace").value };
   if ($("turn-seconds").value) body.turn_seconds = Number($("turn-seconds").value);
@@ -151,7 +165,10 @@ async function create(e) {
     const made = await api("/api/tables", { method: "POST", body });
     const id = made.table_id;
     hostTokens.set(id, made.host_token);
-    const joined = await api(`/api/tables/${encodeURIComponent(id)}/join`, { method: "POST", body: { name, seat: 0 } });
+    const joined = await api(`/api/tables/${encodeURIComponent(id)}/join`, { method: "POST", body: { name, seat: 0 } })
+      .catch(() => null);
+    // the table is made and this browser is its host: its page offers the seat to join with a name
+    if (!joined) { location.href = `/t/${encodeURIComponent(id)}`; return; }
     rememberName(name);
     seats.set(id, { seat: joined.seat, token: joined.token, name });
     // with bots in every other seat there is nobody to wait for
