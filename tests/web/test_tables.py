@@ -341,6 +341,25 @@ def test_turn_timer_counts_down_and_the_table_moves_on(server: Server, context: 
     assert "Time ran out for Sam" in page.locator("#banner").inner_text()
 
 
+def test_a_double_click_on_start_is_no_error(server: Server, context: Any) -> None:
+    """The second click of a double click used to ask to start a started table: a red
+    banner said "the table is playing, not waiting" just as the game began."""
+    made = server.table("shake", [HUMAN, HUMAN])
+    tid = made["table_id"]
+    page = context.new_page()
+    page.goto(server.base + "/")
+    page.evaluate(
+        "([id, t]) => localStorage.setItem('gamenight:host:' + id, t)", [tid, made["host_token"]]
+    )
+    token = server.call("POST", f"/api/tables/{tid}/join", {"name": "Sam", "seat": 0})["token"]
+    sit(None, server, tid, 0, token, "Sam", page=page)
+    page.get_by_role("button", name="Start the game").dblclick()
+    page.wait_for_selector("#play:not([hidden])")
+    page.wait_for_timeout(500)  # the second answer has come back by now
+    assert page.locator("#banner").is_hidden(), page.locator("#banner").inner_text()
+    assert server.call("GET", f"/api/tables/{tid}")["status"] == "playing"
+
+
 def chat_lines(page: Any) -> list[str]:
     return [t.strip() for t in page.locator("#chat-log li .chat-text").all_inner_texts()]
 

@@ -17,6 +17,7 @@ const app = {
   history: [], // state frames seen, for the replay viewer
   lastDice: null,
   pending: false,
+  starting: false, // a start request is on its way
   eventCount: 0, // log lines shown so far
 };
 
@@ -196,11 +197,15 @@ function showWaiting() {
   const host = hostTokens.get(tableId);
   const allIn = openSeats().length === 0;
   const canStart = host || (me && allIn);
-  const start = h("button", { class: "primary big", id: "start", disabled: canStart ? null : true, onclick: async () => {
+  // one request at a time: the second click of a double click would ask to start a started table
+  const start = h("button", { class: "primary big", id: "start", disabled: canStart && !app.starting ? null : true, onclick: async () => {
+    if (app.starting) return;
+    app.starting = true;
+    start.disabled = true;
     try {
       const summary = await api(`/api/tables/${encodeURIComponent(tableId)}/start`, { method: "POST", token: host || me?.token });
       updateSummary(summary);
-    } catch (err) { banner(err.message); }
+    } catch (err) { banner(err.message); start.disabled = false; } finally { app.starting = false; }
   } }, "Start the game");
   mount(panel, h("h2", {}, "Waiting for players"),
     h("div", { class: "linkrow" }, linkBox, copy),
