@@ -360,6 +360,29 @@ def test_a_double_click_on_start_is_no_error(server: Server, context: Any) -> No
     assert server.call("GET", f"/api/tables/{tid}")["status"] == "playing"
 
 
+def test_the_results_display_names_players_who_sit_down_later(server: Server, context: Any) -> None:
+    """A results display is set up before the players arrive; it named the shooter "Seat A"
+    for the whole session because it read the names only once, when it connected."""
+    made = server.table("snake-eyes-casino", [HUMAN, BOT], bot_pace="instant")
+    tid = made["table_id"]
+    display = context.new_page()
+    errors = watch_errors(display)
+    display.goto(f"{server.base}/t/{tid}/display")
+    display.wait_for_selector("#conn.open")
+    token = server.call("POST", f"/api/tables/{tid}/join", {"name": "Pat", "seat": 0})["token"]
+    server.call("POST", f"/api/tables/{tid}/start", token=made["host_token"])
+    view = until(
+        lambda: server.call("GET", f"/api/tables/{tid}/view", token=token),
+        lambda v: 0 in v["actors"],
+    )
+    accept = next(a for a in view["legal_actions"] if a["type"] == "accept")
+    move = {"move": view["move"], "action": accept}
+    server.call("POST", f"/api/tables/{tid}/actions", move, token)
+    display.wait_for_function("document.querySelector('#disp-shooter').innerText.length > 0")
+    assert display.locator("#disp-shooter").inner_text() == "Shooter: Pat"
+    assert not errors, errors
+
+
 def chat_lines(page: Any) -> list[str]:
     return [t.strip() for t in page.locator("#chat-log li .chat-text").all_inner_texts()]
 

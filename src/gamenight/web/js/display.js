@@ -29,7 +29,7 @@ function draw(view) {
 }
 
 function onFrame(f) {
-  if (f.type === "welcome") {
+  if (f.type === "welcome" || f.type === "seats") { // players sit down after the display is up
     names = [];
     for (const s of f.table.seats || []) if (typeof s.seat === "number") names[s.seat] = s.name || `Seat ${String.fromCharCode(65 + s.seat)}`;
     $("disp-title").textContent = f.table.title || "Snake Eyes";
