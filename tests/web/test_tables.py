@@ -234,6 +234,28 @@ def test_gambler_turn_with_a_decision(server: Server, context: Any) -> None:
     assert not errors, errors
 
 
+def test_space_on_someone_elses_gambler_turn_takes_no_iou(server: Server, context: Any) -> None:
+    """Off turn a Gambler seat may still take an IOU, the only move offered; it was drawn as
+    "Your move" in the highlighted button, and Space (which presses a lone move) took a $200
+    IOU that costs $20 and stops the player from winning while it is held."""
+    made = server.table("gambler", [HUMAN, HUMAN], options={"first_player": 1})
+    tid = made["table_id"]
+    token = server.call("POST", f"/api/tables/{tid}/join", {"name": "Sam", "seat": 0})["token"]
+    server.call("POST", f"/api/tables/{tid}/join", {"name": "Kim", "seat": 1})
+    server.call("POST", f"/api/tables/{tid}/start", token=made["host_token"])
+    page = sit(context, server, tid, 0, token, "Sam")
+    page.wait_for_selector("#controls button.act-take_iou")
+    assert page.locator("#turn").inner_text() == "Kim's turn"
+    assert page.locator("#controls h2").inner_text() != "Your move"
+    assert page.locator("#controls button.act.primary").count() == 0
+    page.keyboard.press(" ")
+    page.wait_for_timeout(500)
+    assert page.get_by_test_id("cash-0").inner_text() == "$100"
+    # the button itself still takes one, on purpose
+    page.locator("#controls button.act-take_iou").click()
+    page.wait_for_function("document.querySelector('[data-testid=cash-0]').innerText === '$300'")
+
+
 def test_reload_mid_game_resumes(server: Server, context: Any) -> None:
     tid, token = start_with(server, "shake", [HUMAN, BOT, BOT])
     page = sit(context, server, tid, 0, token, "Sam")

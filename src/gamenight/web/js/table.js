@@ -282,20 +282,23 @@ function drawControls(frame) {
   const legal = frame.legal_actions || [];
   const box = $("controls");
   const buttons = [];
+  // off turn a seat may have a side move (Gambler's IOU): offered, but not highlighted as the
+  // move to make, so Space (which presses the highlighted lone move) cannot take it by accident
+  const myTurn = isMine(frame);
   legal.forEach((a) => {
     const label = actionLabel(a);
     if (label === "") return; // the picture of the table offers this one
     const n = buttons.length + 1;
-    buttons.push(h("button", { class: `act act-${a.type}${buttons.length === 0 ? " primary" : ""}`, "data-action": a.type, "aria-keyshortcuts": n <= 9 ? String(n) : null,
+    buttons.push(h("button", { class: `act act-${a.type}${buttons.length === 0 && myTurn ? " primary" : ""}`, "data-action": a.type, "aria-keyshortcuts": n <= 9 ? String(n) : null,
       onclick: () => act(a) }, n <= 9 ? h("kbd", { "aria-hidden": "true" }, String(n)) : null, h("span", {}, label)));
   });
-  const mine = isMine(frame) || buttons.length > 0;
+  const mine = myTurn || buttons.length > 0;
   const hint = mine || app.seat === "dealer" ? app.renderer?.hint?.(frame.view, { dealer: app.seat === "dealer", due: frame.dealer_due }) : null;
   const who = app.seat === null || app.seat === undefined ? h("p", { class: "muted" }, "You are watching.")
     : !mine && !hint && frame.status === "playing" ? h("p", { class: "muted" }, "Waiting for the others…") : null;
   const hadFocus = box.contains(document.activeElement);
   box.hidden = !buttons.length && !hint && !who;
-  mount(box, h("h2", {}, mine && buttons.length ? "Your move" : "Moves"), hint ? h("p", { class: "hint" }, hint) : null, who, h("div", { class: "buttons" }, ...buttons));
+  mount(box, h("h2", {}, myTurn && buttons.length ? "Your move" : "Moves"), hint ? h("p", { class: "hint" }, hint) : null, who, h("div", { class: "buttons" }, ...buttons));
   if (hadFocus) (buttons[0] || $("turn")).focus?.(); // a keyboard player keeps their place
 }
 
