@@ -184,6 +184,25 @@ def test_snap_race_shows_the_servers_order(server: Server, new_context: Any) -> 
     shot(ann, "snap")
 
 
+def test_snap_stopped_by_the_flip_limit_says_so(server: Server, context: Any) -> None:
+    """A game stopped by `max_flips` is won by the most cards (docs/rules/snap.md), but the
+    status line said the winner "holds every card", next to a log giving everyone's count."""
+    tid, token = start_with(server, "snap", [HUMAN, BOT], options={"max_flips": 4})
+    page = sit(context, server, tid, 0, token, "Sam")
+    errors = watch_errors(page)
+    for _ in range(100):
+        if page.locator("#over:not([hidden])").count():
+            break
+        page.keyboard.press("f")
+        page.wait_for_timeout(100)
+    page.wait_for_selector("#over:not([hidden])")
+    assert "flip limit" in page.locator("#log").inner_text()
+    turn = page.locator("#turn").inner_text()
+    assert "every card" not in turn and "turns up" not in turn, turn
+    assert "flip limit" in turn, turn
+    assert not errors, errors
+
+
 def test_casino_wager_by_click_settled_by_the_dealer(server: Server, new_context: Any) -> None:
     made = server.table("snake-eyes-casino", [HUMAN], options={"live": True})
     tid = made["table_id"]
