@@ -63,3 +63,26 @@ def test_a_refused_name_creates_no_table(server: Server, context: Any) -> None:
     page.wait_for_url("**/t/*")
     assert len(server.call("GET", "/api/tables")) == before + 1
     assert not errors, errors
+
+
+def test_a_live_casino_table_from_the_lobby_waits_for_its_dealer(
+    server: Server, context: Any
+) -> None:
+    """With bots in every other seat the lobby starts the table itself; a live casino table
+    cannot start before its dealer sits down, and the lobby reported that refusal as 'The table
+    was not created' although it was, with the host seated in it. It now opens the table's
+    waiting room, where the join link brings the dealer."""
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(server.base + "/")
+    page.locator("#g-snake-eyes-casino").check()
+    page.get_by_text("Rules options").click()
+    page.locator("#opt-live").check()
+    page.get_by_label("Your name").fill("Liv")
+    page.get_by_role("button", name="Create the table").click()
+    page.wait_for_url("**/t/*")
+    page.wait_for_selector("#waiting:not([hidden])")
+    assert "Dealer" in page.locator("#waiting").inner_text()
+    assert "Liv" in page.locator("#waiting").inner_text()
+    # the refused start is logged by the browser as a failed request: nothing else went wrong
+    assert not [e for e in errors if "Failed to load resource" not in e], errors

@@ -161,14 +161,12 @@ async function create(e) {
   if ($("turn-seconds").value) body.turn_seconds = Number($("turn-seconds").value);
   const btn = $("create-btn");
   btn.disabled = true;
+  let id = null;
   try {
     const made = await api("/api/tables", { method: "POST", body });
-    const id = made.table_id;
+    id = made.table_id;
     hostTokens.set(id, made.host_token);
-    const joined = await api(`/api/tables/${encodeURIComponent(id)}/join`, { method: "POST", body: { name, seat: 0 } })
-      .catch(() => null);
-    // the table is made and this browser is its host: its page offers the seat to join with a name
-    if (!joined) { location.href = `/t/${encodeURIComponent(id)}`; return; }
+    const joined = await api(`/api/tables/${encodeURIComponent(id)}/join`, { method: "POST", body: { name, seat: 0 } });
     rememberName(name);
     seats.set(id, { seat: joined.seat, token: joined.token, name });
     // with bots in every other seat there is nobody to wait for
@@ -177,6 +175,9 @@ async function create(e) {
     }
     location.href = `/t/${encodeURIComponent(id)}`;
   } catch (err) {
+    // once the table is made (this browser is its host) its page is where to go on: a seat to
+    // join, a dealer to invite (a live casino table cannot start without one), the Start button
+    if (id) { location.href = `/t/${encodeURIComponent(id)}`; return; }
     msg.textContent = `The table was not created: ${err.message}`;
     btn.disabled = false;
   }
