@@ -86,3 +86,20 @@ def test_a_live_casino_table_from_the_lobby_waits_for_its_dealer(
     assert "Liv" in page.locator("#waiting").inner_text()
     # the refused start is logged by the browser as a failed request: nothing else went wrong
     assert not [e for e in errors if "Failed to load resource" not in e], errors
+
+
+def test_a_player_count_out_of_range_is_refused_in_words(server: Server, context: Any) -> None:
+    """Twelve players at Shake drew twelve seat rows and came back as the validator's words
+    ('seats: List should have at most 8 items after validation, not 12')."""
+    page = context.new_page()
+    page.goto(server.base + "/")
+    page.locator("#g-shake").check()
+    page.get_by_label("Your name").fill("Sam")
+    before = len(server.call("GET", "/api/tables"))
+    for typed in ("12", "1"):
+        page.get_by_label("Players").fill(typed)
+        assert page.locator(".seats-edit li").count() <= 6
+        page.get_by_role("button", name="Create the table").click()
+        page.wait_for_function("document.querySelector('#create-msg').innerText.length > 0")
+        assert "Shake is for 2 to 6 players" in page.locator("#create-msg").inner_text()
+    assert len(server.call("GET", "/api/tables")) == before

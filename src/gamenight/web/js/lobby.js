@@ -94,7 +94,7 @@ function botChoices(g) {
 
 function drawSeats() {
   const g = chosen;
-  const n = Number($("players").value);
+  const n = Math.min(g.max_players, Number($("players").value) || 0); // no rows past the game's limit
   const old = [...document.querySelectorAll(".seats-edit select")].map((s) => s.value);
   const rows = Array.from({ length: n }, (_, s) => {
     if (s === 0) return h("li", {}, h("strong", {}, `Seat ${letter(0)}`), h("span", {}, "you"));
@@ -154,6 +154,12 @@ async function create(e) {
   const msg = $("create-msg");
   msg.textContent = "";
   const name = $("name").value.trim() || "Host"; // a name can be given later; nobody is stopped here
+  const n = Number($("players").value);
+  if (!Number.isInteger(n) || n < chosen.min_players || n > chosen.max_players) {
+    msg.textContent = `The table was not created: ${chosen.title || chosen.id} is for ${chosen.min_players} to ${chosen.max_players} players.`;
+    $("players").focus();
+    return;
+  }
   const problem = nameProblem(name);
   if (problem) { msg.textContent = `The table was not created: ${problem}`; $("name").focus(); return; }
   const seatsWanted = readSeats();
