@@ -33,6 +33,9 @@ def test_newcomer_creates_shake_with_two_bots_and_finishes(server: Server, conte
         if button.count() and button.is_enabled():
             with contextlib.suppress(PlaywrightError):  # the table moved on: look again
                 button.click(timeout=2000)
+            # at a person's pace: a click at the same spot within 350 ms is a double click's
+            # second half, which the page ignores rather than make an unseen move
+            page.wait_for_timeout(250)
         page.wait_for_timeout(150)
     page.wait_for_selector("#over:not([hidden])", timeout=30000)
     over = page.locator("#over").inner_text()

@@ -275,6 +275,47 @@ def test_space_on_someone_elses_gambler_turn_takes_no_iou(server: Server, contex
     page.wait_for_function("document.querySelector('[data-testid=cash-0]').innerText === '$300'")
 
 
+def double_click_shake(server: Server, context: Any, touch: bool) -> list[str]:
+    """Double click (or double tap) Shake at a Shake table; the log lines that follow."""
+    tid, token = start_with(server, "shake", [HUMAN, BOT])
+    page = sit(context, server, tid, 0, token, "Sam")
+    page.wait_for_selector("#controls button.act")
+    while not page.locator("#controls button.act-shake").count():
+        page.locator("#controls button.act").first.click()  # take, until a round offers a shake
+        page.wait_for_selector("#controls button.act-shake", timeout=20000)
+    before = len(page.locator("#log li").all_inner_texts())
+    box = page.locator("#controls button.act-shake").bounding_box()
+    assert box
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    if touch:
+        page.touchscreen.tap(x, y)
+        page.wait_for_timeout(150)
+        page.touchscreen.tap(x, y)
+    else:  # what the system sends for a double click: the second click counts 2
+        page.mouse.move(x, y)
+        page.mouse.down(click_count=1)
+        page.mouse.up(click_count=1)
+        page.wait_for_timeout(150)
+        page.mouse.down(click_count=2)
+        page.mouse.up(click_count=2)
+    page.wait_for_function("document.querySelector('#log').innerText.includes('A shakes')")
+    page.wait_for_timeout(600)
+    return page.locator("#log li").all_inner_texts()[before:]
+
+
+def test_a_double_click_on_a_move_makes_one_move(server: Server, new_context: Any) -> None:
+    """The second click of a double click (or tap) landed on the next decision's button, drawn
+    where the first was: a double click on Shake also pressed 'Stop and keep', banking points
+    the player never saw."""
+    for touch in (False, True):
+        for _ in range(5):  # a shake of six blanks (1 in 64) ends the turn: try another table
+            said = double_click_shake(server, new_context(has_touch=touch), touch)
+            if not any("craps out" in line for line in said):
+                break
+        assert any(line.startswith("A shakes") for line in said), said
+        assert not any(line.startswith("A scores") for line in said), said
+
+
 def test_reload_mid_game_resumes(server: Server, context: Any) -> None:
     tid, token = start_with(server, "shake", [HUMAN, BOT, BOT])
     page = sit(context, server, tid, 0, token, "Sam")

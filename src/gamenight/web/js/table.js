@@ -270,6 +270,19 @@ function act(action) {
   app.pending = Boolean(ref);
 }
 
+// The second click of a double click (or tap) would land on the next decision's button, drawn
+// where the first one was, and make a move the player has not seen: a move button ignores a
+// click that follows the last one at the same spot within a double click's time.
+const SECOND_CLICK_MS = 350;
+let lastPress = { at: -Infinity, x: NaN, y: NaN };
+function pressed(e, action) {
+  const now = performance.now();
+  const near = Math.abs(e.clientX - lastPress.x) < 12 && Math.abs(e.clientY - lastPress.y) < 12;
+  if (e.detail > 1 || (near && now - lastPress.at < SECOND_CLICK_MS)) return;
+  lastPress = { at: now, x: e.clientX, y: e.clientY };
+  act(action);
+}
+
 function actionLabel(action) {
   const own = app.renderer?.label?.(action, app.frame?.view);
   if (own !== null && own !== undefined) return own;
@@ -290,7 +303,7 @@ function drawControls(frame) {
     if (label === "") return; // the picture of the table offers this one
     const n = buttons.length + 1;
     buttons.push(h("button", { class: `act act-${a.type}${buttons.length === 0 && myTurn ? " primary" : ""}`, "data-action": a.type, "aria-keyshortcuts": n <= 9 ? String(n) : null,
-      onclick: () => act(a) }, n <= 9 ? h("kbd", { "aria-hidden": "true" }, String(n)) : null, h("span", {}, label)));
+      onclick: (e) => pressed(e, a) }, n <= 9 ? h("kbd", { "aria-hidden": "true" }, String(n)) : null, h("span", {}, label)));
   });
   const mine = myTurn || buttons.length > 0;
   const hint = mine || app.seat === "dealer" ? app.renderer?.hint?.(frame.view, { dealer: app.seat === "dealer", due: frame.dealer_due }) : null;
