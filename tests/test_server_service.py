@@ -180,3 +180,32 @@ async def test_spliced_state_frames_say_exactly_what_the_frame_does(
     check()
     assert table.move >= 12  # the frames were compared along a real game
     await close(service)
+
+
+async def test_a_move_not_stored_while_the_database_is_down_is_forgotten(tmp_path: Path) -> None:
+    """When the commit fails and the table cannot be re-read either (the database is down),
+    the move must still be undone in memory: else the next move is stored after a hole."""
+    service = await service_at(tmp_path / "t.db", Clock())
+    created = CreateTable(game="gambler", seats=[SeatSpec(kind="human")] * 2)
+    table, host = await service.create(created)
+    tokens = [(await service.join(table.id, f"p{i}"))[1] for i in range(2)]
+    await service.start(table.id, host)
+    storage = service.storage
+    up_append, up_load = storage.append_moves, storage.load_table
+
+    async def down(*args: object, **kw: object) -> None:
+        raise ConnectionRefusedError("the database is down")
+
+    before, moves = table.move, list(table.state.moves)
+    actor = service.frame(table, None)["actors"][0]
+    action = service.frame(table, actor)["legal_actions"][0]
+    storage.append_moves, storage.load_table = down, down  # type: ignore[method-assign]
+    with pytest.raises(ServerError) as e:
+        await service.act(table.id, tokens[actor], before, action)
+    assert e.value.code == "server_error"
+    assert table.move == before and list(table.state.moves) == moves and table.status == "playing"
+    storage.append_moves, storage.load_table = up_append, up_load  # type: ignore[method-assign]
+    await service.act(table.id, tokens[actor], before, action)  # the database is back
+    stored = await storage.load_moves(table.id)
+    assert [(s, a) for s, a in stored] == list(table.state.moves)
+    await close(service)

@@ -816,11 +816,25 @@ class TableService:
             )
         except Exception:
             log.exception("could not store moves of table %s", table.id)
-            await self._reload(table)
+            try:
+                await self._reload(table)
+            except Exception:  # storage is down: undo from memory, or the next move leaves a hole
+                log.warning("table %s rewound in memory: storage is unreachable", table.id)
+                self._rewind(table, first)
             raise ServerError(
                 "server_error", "the move could not be stored; nothing changed"
             ) from None
         table.last_active = table.moved_at = now
+
+    def _rewind(self, table: Table, first: int) -> None:
+        """Forget the moves from ``first`` on without storage: replay those before (the stored
+        ones, as the lease guarantees), as a restart would."""
+        moves = [{"seat": s, "action": a} for s, a in table.state.moves[:first]]
+        record = {"game": table.game_id, "options": table.options, "seed": table.seed}
+        state = gamenight.replay({**record, "moves": moves})
+        self._resume_dice(state, table.seed)
+        table.state, table.status = state, "playing"
+        table.last_call_move = self._last_call(state)
 
     async def _reload(self, table: Table) -> None:
         row = await self.storage.load_table(table.id)
