@@ -197,3 +197,54 @@ async def test_a_notice_redis_refuses_still_reaches_local_subscribers() -> None:
     assert inbox.notices == [{"move": 5}]
     assert f.published == 0
     await f.close()
+
+
+async def test_the_subscriber_comes_back_after_redis_was_down_a_while(tmp_path: Any) -> None:
+    """Redis down longer than one resubscribe attempt: once it is back, notices flow again
+    (the reader used to die on the pubsub left without a connection, deaf for good)."""
+    import shutil
+    import subprocess
+
+    from services import free_port
+
+    exe = shutil.which("redis-server")
+    if exe is None:
+        pytest.skip("redis-server is missing")
+    port = free_port()
+    args = [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+
+    async def redis_up() -> subprocess.Popen[bytes]:
+        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, cwd=tmp_path)
+        for _ in range(100):
+            try:
+                _, w = await asyncio.open_connection("127.0.0.1", port)
+                w.close()
+                return proc
+            except OSError:
+                await asyncio.sleep(0.05)
+        raise RuntimeError("redis-server did not start")
+
+    proc = await redis_up()
+    url = f"redis://127.0.0.1:{port}/0"
+    a, b = RedisFanOut(url, "a"), RedisFanOut(url, "b")
+    await a.start()
+    await b.start()
+    t, inbox = table(), Inbox()
+    b.subscribe(t, inbox)
+    await b.settled()
+    try:
+        proc.terminate()
+        proc.wait(10)
+        await asyncio.sleep(1.0)  # several failed attempts to resubscribe
+        proc = await redis_up()
+        for move in range(50):  # the publisher's own pooled connection may be stale once
+            await a.publish(t, {"move": move})
+            if inbox.notices:
+                break
+            await asyncio.sleep(0.2)
+        assert inbox.notices, "the subscriber never came back after Redis did"
+    finally:
+        await a.close()
+        await b.close()
+        proc.terminate()
+        proc.wait(10)

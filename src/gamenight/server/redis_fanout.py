@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 
 Notice = dict[str, Any]  # the same shapes as the ``FanOut`` port in fanout.py
 Callback = Callable[[Notice], Awaitable[None]]
+RESUBSCRIBE_FIRST, RESUBSCRIBE_MAX = 0.2, 2.0  # seconds between attempts while Redis is down
 
 
 def table_channel(table_id: str) -> str:
@@ -176,24 +177,30 @@ class RedisFanOut:
                 raise
             except (RedisConnectionError, RedisTimeoutError, OSError) as e:
                 log.warning("redis fan-out lost its connection (%s); resubscribing", e)
-                await asyncio.sleep(0.2)
                 await self._resubscribe()
                 continue
             if msg is not None and msg.get("type") == "message":
                 self._receive(msg["data"])
 
     async def _resubscribe(self) -> None:
-        """After a drop: subscribe again, then let the owner resynchronise what it missed."""
-        with contextlib.suppress(Exception):
-            if self._pubsub is not None:
-                await self._pubsub.aclose()
-        self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        try:
-            await self._pubsub.subscribe(
-                self.control_channel, *(table_channel(t) for t in self.subscribers)
-            )
-        except (RedisConnectionError, RedisTimeoutError, OSError):
-            return
+        """After a drop: subscribe again, retrying until Redis answers (reading from a pubsub
+        whose subscribe failed raised RuntimeError and ended the reader: this process heard no
+        other again), then let the owner resynchronise what it missed."""
+        wait = RESUBSCRIBE_FIRST
+        while True:
+            await asyncio.sleep(wait)
+            with contextlib.suppress(Exception):
+                if self._pubsub is not None:
+                    await self._pubsub.aclose()
+            self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await self._pubsub.subscribe(
+                    self.control_channel, *(table_channel(t) for t in self.subscribers)
+                )
+                break
+            except (RedisConnectionError, RedisTimeoutError, OSError):
+                wait = min(RESUBSCRIBE_MAX, 2 * wait)
+        log.info("redis fan-out subscribed again")
         if self.on_gap is not None:
             self.on_gap()
 
