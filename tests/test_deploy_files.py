@@ -89,3 +89,18 @@ def test_the_wheel_holds_the_pages_and_the_migrations(tmp_path: Path) -> None:
     }
     assert any(k.endswith(".py") and "/versions/" in k for k in kept)
     assert kept <= names
+
+
+def test_the_nginx_example_keeps_the_port_and_sets_the_players_address() -> None:
+    """nginx's ``$host`` drops the port (every browser WebSocket then fails the Origin check
+    with 4403 on a proxy at :8000), and ``$proxy_add_x_forwarded_for`` appends to what the
+    client sent (with FORWARDED_ALLOW_IPS=* a made-up address per request beats the limit)."""
+    text = (ROOT / "docs" / "serve.md").read_text()
+    block = text.split("```nginx\n", 1)[1].split("```", 1)[0]
+    directives = [line.split("#")[0].split() for line in block.splitlines()]
+    headers = {d[1]: d[2].rstrip(";") for d in directives if d[:1] == ["proxy_set_header"]}
+    assert headers["Host"] == "$http_host"
+    assert headers["X-Forwarded-For"] == "$remote_addr"
+    assert headers["Upgrade"] == "$http_upgrade" and headers["Connection"] == "$connection_upgrade"
+    assert ["proxy_http_version", "1.1;"] in directives
+    assert "Host $host" not in text
