@@ -5,9 +5,12 @@ from __future__ import annotations
 import io
 import json
 import logging
+from pathlib import Path
 
+import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
+from gamenight.server.app import Settings, create_app
 from gamenight.server.logs import JsonFormatter
 from gamenight.server.metrics import ServerMetrics
 
@@ -64,3 +67,46 @@ def test_a_log_line_is_one_json_object_with_the_extra_fields() -> None:
     assert (first["table"], first["seat"], first["move"]) == ("abc", 2, 41)
     assert first["ts"].endswith("Z") and first["logger"] == "gamenight.test-json"
     assert second["level"] == "error" and "ValueError: boom" in second["exc"]
+
+
+async def test_healthz_says_503_while_the_database_or_redis_is_down(
+    tmp_path: Path, redis_url: str
+) -> None:
+    """A load balancer's check must see what every move would hit: it used to answer ok
+    while PostgreSQL or Redis was down and each move failed."""
+    app = create_app(Settings(database_url=f"sqlite:///{tmp_path}/h.db", redis_url=redis_url))
+    transport = httpx.ASGITransport(app=app)
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=transport, base_url="http://test") as http,
+    ):
+        r = await http.get("/healthz")
+        assert r.status_code == 200
+        assert r.json() | {"tables": 0} == {
+            "status": "ok",
+            "tables": 0,
+            "connections": 0,
+            "database": "ok",
+            "redis": "ok",
+        }
+        service = app.state.service
+
+        async def down() -> None:
+            raise ConnectionRefusedError("down")
+
+        class Unreachable:
+            def connect(self) -> None:
+                raise ConnectionRefusedError("down")
+
+        redis, storage = service.fanout.redis, service.storage
+        ping, reader = redis.ping, storage.reader
+        redis.ping = down
+        r = await http.get("/healthz")
+        assert r.status_code == 503 and r.json()["status"] == "degraded"
+        assert r.json()["redis"] != "ok" and r.json()["database"] == "ok"
+        redis.ping = ping
+        storage.reader = Unreachable()
+        r = await http.get("/healthz")
+        assert r.status_code == 503 and r.json()["database"] != "ok" and r.json()["redis"] == "ok"
+        storage.reader = reader
+        assert (await http.get("/healthz")).status_code == 200

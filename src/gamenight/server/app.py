@@ -7,7 +7,7 @@ import contextlib
 import logging
 import time
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,6 +49,7 @@ from .tables import DEALER, SeatKey, Table, TableService, token_hash
 log = logging.getLogger("gamenight.server")
 WEB = Path(gamenight.__file__).parent / "web"
 HELLO_SECONDS = 10.0
+HEALTH_SECONDS = 2.0  # /healthz waits this long for the database and Redis to answer
 NOTICES_HELD = 256  # notices a connection's pump may lag behind before newer ones are dropped
 
 
@@ -416,10 +417,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return token.strip() if scheme.lower() == "bearer" else None
 
     # --- HTTP -------------------------------------------------------------------------------
+    async def reachable(check: Callable[[], Awaitable[Any]]) -> str:
+        try:
+            await asyncio.wait_for(check(), HEALTH_SECONDS)
+        except Exception as e:  # any failure is the answer, not an error of the check
+            return f"down: {type(e).__name__}"
+        return "ok"
+
     @app.get("/healthz")
-    async def healthz() -> dict[str, Any]:
-        """Liveness: the tables and connections this process holds."""
-        return {"status": "ok", "tables": len(service.tables), "connections": len(connections)}
+    async def healthz() -> JSONResponse:
+        """For a load balancer: the tables and connections this process holds, and whether
+        the database and Redis answer (503 when one does not: every move would fail)."""
+        checks = {"database": await reachable(storage.ping)}
+        redis = getattr(service.fanout, "redis", None)
+        if redis is not None:
+            checks["redis"] = await reachable(redis.ping)
+        ok = all(v == "ok" for v in checks.values())
+        body = {
+            "status": "ok" if ok else "degraded",
+            "tables": len(service.tables),
+            "connections": len(connections),
+            **checks,
+        }
+        return JSONResponse(body, status_code=200 if ok else 503)
 
     @app.get("/metrics", include_in_schema=False)
     async def prometheus() -> Response:

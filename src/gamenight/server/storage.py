@@ -528,6 +528,11 @@ class Storage:
         async with self._write_lock, self.engine.begin() as conn:
             await conn.execute(update(tables).where(tables.c.id == table_id).values(**fields))
 
+    async def ping(self) -> None:
+        """One round trip on a reading connection (the health check)."""
+        async with self.reader.connect() as conn:
+            await conn.execute(text("SELECT 1"))
+
     async def load_table(self, table_id: str) -> dict[str, Any] | None:
         async with self.reader.connect() as conn:
             row = (await conn.execute(select(tables).where(tables.c.id == table_id))).first()
