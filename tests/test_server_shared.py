@@ -256,3 +256,28 @@ def test_catching_up_finds_the_newest_call_from_the_new_moves_alone() -> None:
     # a game without calls never scans its history
     shake = gamenight.replay({"game": "shake", "options": {}, "moves": [], "seed": 1})
     assert TableService._last_call(shake, 0, 9) == 9
+
+
+@pytest.mark.redis
+async def test_after_redis_comes_back_each_process_catches_up_on_what_it_missed(
+    two_processes: list[TableService], redis: Any
+) -> None:
+    """Notices sent while a process's subscriber was cut off are lost; the next one used to be
+    the only repair, and a finished game has no next one: its copy stayed stale for good."""
+    a, b = two_processes
+    table, host = await a.create(CreateTable(game="gambler", seats=HUMANS))
+    tokens = [(await a.join(table.id, f"P{i}", i))[1] for i in range(2)]
+    await a.start(table.id, host)
+    there = await b.find(table.id)
+    await until(lambda: there.status == "playing" and there.move == table.move)
+    heard, received = b.fanout._enqueue, b.fanout.received  # type: ignore[attr-defined]
+    b.fanout._enqueue = lambda *args: None  # type: ignore[attr-defined]  # B hears nothing
+    for _ in range(4):
+        turn = table.state.actors()[0]
+        await a.act(table.id, tokens[turn], table.move, table.state.legal_actions(turn)[0])
+    await until(lambda: b.fanout.received >= received + 4)  # type: ignore[attr-defined]
+    assert there.move < table.move
+    b.fanout._enqueue = heard  # type: ignore[attr-defined]
+    await redis.client_kill_filter(_type="pubsub", skipme=True)  # the outage ends: resubscribe
+    await until(lambda: there.move == table.move, timeout=10)
+    assert list(there.state.moves) == list(table.state.moves)

@@ -343,6 +343,9 @@ class TableService:
         self._idle_task: asyncio.Task[None] | None = None
         self._following: dict[str, Callable[[], None]] = {}
         self.on_move: Callable[[Table, Accepted, float], None] | None = None
+        self._resyncs: set[asyncio.Task[None]] = set()
+        if hasattr(self.fanout, "on_gap") and self.fanout.on_gap is None:
+            self.fanout.on_gap = self._on_gap  # the Redis fan-out, back after missing notices
 
     # --- life cycle ------------------------------------------------------------------------
     async def restore(self) -> int:
@@ -359,6 +362,29 @@ class TableService:
                 self._schedule(table)
         self._idle_task = asyncio.create_task(self._expire_loop())
         return len(self.tables)
+
+    def _on_gap(self) -> None:
+        task = asyncio.ensure_future(self.resync())
+        self._resyncs.add(task)
+        task.add_done_callback(self._resyncs.discard)
+
+    async def resync(self) -> None:
+        """After the fan-out was cut off (Redis away): notices sent meanwhile are lost, and a
+        finished or quiet table gets no next one, so catch every table up from storage now and
+        show each of its connections the result."""
+        deliver = getattr(self.fanout, "deliver", None)
+        for table in list(self.tables.values()):
+            try:
+                await self.catch_up(table, row=True)
+            except Exception:
+                log.exception("table %s could not catch up after the fan-out came back", table.id)
+                continue
+            if table.status == "playing":  # its bots or timers may have been due elsewhere
+                self._schedule(table, standby=STANDBY_SECONDS)
+            if deliver is not None:
+                await deliver(
+                    table.id, {"table_id": table.id, "move": table.move, "kind": "status"}
+                )
 
     async def shutdown(self, grace: float = 5.0) -> None:
         """Refuse new moves, let in-flight ones commit, stop bots and timers."""
