@@ -199,45 +199,58 @@ async def test_a_notice_redis_refuses_still_reaches_local_subscribers() -> None:
     await f.close()
 
 
-async def test_the_subscriber_comes_back_after_redis_was_down_a_while(tmp_path: Any) -> None:
-    """Redis down longer than one resubscribe attempt: once it is back, notices flow again
-    (the reader used to die on the pubsub left without a connection, deaf for good)."""
-    import shutil
-    import subprocess
+class OwnRedis:
+    """A redis-server of the test's own, to stop and start again on the same port."""
 
-    from services import free_port
+    def __init__(self, workdir: Any) -> None:
+        import shutil
 
-    exe = shutil.which("redis-server")
-    if exe is None:
-        pytest.skip("redis-server is missing")
-    port = free_port()
-    args = [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        from services import free_port
 
-    async def redis_up() -> subprocess.Popen[bytes]:
-        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, cwd=tmp_path)
+        exe = shutil.which("redis-server")
+        if exe is None:
+            pytest.skip("redis-server is missing")
+        self.port, self.workdir, self.proc = free_port(), workdir, None
+        self.args = [exe, "--port", str(self.port), "--bind", "127.0.0.1"]
+        self.args += ["--save", "", "--appendonly", "no"]
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+
+    async def start(self) -> None:
+        import subprocess
+
+        self.proc = subprocess.Popen(self.args, stdout=subprocess.DEVNULL, cwd=self.workdir)
         for _ in range(100):
             try:
-                _, w = await asyncio.open_connection("127.0.0.1", port)
-                w.close()
-                return proc
+                _, writer = await asyncio.open_connection("127.0.0.1", self.port)
+                writer.close()
+                return
             except OSError:
                 await asyncio.sleep(0.05)
         raise RuntimeError("redis-server did not start")
 
-    proc = await redis_up()
-    url = f"redis://127.0.0.1:{port}/0"
-    a, b = RedisFanOut(url, "a"), RedisFanOut(url, "b")
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            self.proc.wait(10)
+            self.proc = None
+
+
+async def test_the_subscriber_comes_back_after_redis_was_down_a_while(tmp_path: Any) -> None:
+    """Redis down longer than one resubscribe attempt: once it is back, notices flow again
+    (the reader used to die on the pubsub left without a connection, deaf for good)."""
+    server = OwnRedis(tmp_path)
+    await server.start()
+    a, b = RedisFanOut(server.url, "a"), RedisFanOut(server.url, "b")
     await a.start()
     await b.start()
     t, inbox = table(), Inbox()
     b.subscribe(t, inbox)
     await b.settled()
     try:
-        proc.terminate()
-        proc.wait(10)
+        server.stop()
         await asyncio.sleep(1.0)  # several failed attempts to resubscribe
-        proc = await redis_up()
-        for move in range(50):  # the publisher's own pooled connection may be stale once
+        await server.start()
+        for move in range(50):
             await a.publish(t, {"move": move})
             if inbox.notices:
                 break
@@ -246,5 +259,35 @@ async def test_the_subscriber_comes_back_after_redis_was_down_a_while(tmp_path: 
     finally:
         await a.close()
         await b.close()
-        proc.terminate()
-        proc.wait(10)
+        server.stop()
+
+
+async def test_the_first_notice_after_redis_restarted_is_not_lost(tmp_path: Any) -> None:
+    """The publisher's pooled connection died with Redis; its first publish afterwards failed
+    on it and the notice was only logged (the last move of a game: no next one repairs it)."""
+    server = OwnRedis(tmp_path)
+    await server.start()
+    gaps: list[int] = []
+    a = RedisFanOut(server.url, "a")
+    b = RedisFanOut(server.url, "b", on_gap=lambda: gaps.append(1))
+    await a.start()
+    await b.start()
+    t, inbox = table(), Inbox()
+    b.subscribe(t, inbox)
+    await b.settled()
+    try:
+        await a.publish(t, {"move": 1})
+        await inbox.wait(1)
+        server.stop()
+        await server.start()
+        deadline = asyncio.get_running_loop().time() + 10
+        while not gaps and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.05)
+        assert gaps, "the subscriber did not come back"
+        await a.publish(t, {"move": 2})
+        await inbox.wait(2)
+        assert a.published == 2
+    finally:
+        await a.close()
+        await b.close()
+        server.stop()

@@ -112,11 +112,20 @@ class RedisFanOut:
 
         A notice Redis could not take is only logged: the move is already stored, and the other
         processes catch up at the table's next notice (or a client's ``sync``)."""
-        try:
-            await self.redis.publish(*self.message(table_id, notice))
-            self.published += 1
-        except RedisError as e:
-            log.warning("could not publish a notice of table %s: %s", table_id, e)
+        channel, text = self.message(table_id, notice)
+        for attempt in (1, 2):
+            try:
+                await self.redis.publish(channel, text)
+                self.published += 1
+                break
+            except (RedisConnectionError, RedisTimeoutError) as e:
+                # a pooled connection that died with a Redis restart fails once; the pool
+                # drops it, so once more on a fresh one (a notice twice is harmless)
+                if attempt == 2:
+                    log.warning("could not publish a notice of table %s: %s", table_id, e)
+            except RedisError as e:
+                log.warning("could not publish a notice of table %s: %s", table_id, e)
+                break
         await self.deliver(table_id, notice)
 
     def message(self, table_id: str, notice: Notice) -> tuple[str, str]:
