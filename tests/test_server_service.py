@@ -209,3 +209,34 @@ async def test_a_move_not_stored_while_the_database_is_down_is_forgotten(tmp_pat
     stored = await storage.load_moves(table.id)
     assert [(s, a) for s, a in stored] == list(table.state.moves)
     await close(service)
+
+
+async def test_postgres_connections_a_restart_closed_are_replaced_not_failed_once(
+    pg_database: str,
+) -> None:
+    """After PostgreSQL restarts, every kept or pooled connection is closed by the server; the
+    first move, read and write on each used to fail ('connection is closed') before it was
+    dropped, so players saw 'could not be stored' and 500s well after the database was back."""
+    import asyncpg
+
+    storage = Storage(pg_database)
+    await storage.migrate()
+    service = TableService(storage)
+    table, _ = await service.create(spec())
+    moves = [(0, {"type": "take"}), (1, {"type": "take"})]
+    await storage.append_moves(table.id, 0, moves[:1])  # a group-commit connection, kept
+    assert await storage.load_table(table.id) is not None  # a pooled reading connection
+    admin = await asyncpg.connect(pg_database)
+    try:  # what a restart does to each of them: the server ends the connection
+        await admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    finally:
+        await admin.close()
+    await asyncio.sleep(0.3)  # the closed sockets are seen by the loop
+    await storage.append_moves(table.id, 1, moves[1:])
+    assert await storage.load_moves(table.id) == moves
+    await storage.update_table(table.id, status="playing")
+    assert (await storage.load_table(table.id) or {})["status"] == "playing"
+    await storage.close()

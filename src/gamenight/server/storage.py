@@ -44,6 +44,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from . import wire
@@ -325,6 +326,15 @@ def _log_failure(future: Any) -> None:
         log.warning("WAL checkpoint failed: %s", future.exception())
 
 
+def _drop_closed(dbapi_conn: Any, _record: Any, _proxy: Any) -> None:
+    """A pooled connection the server closed (PostgreSQL restarted) is replaced at checkout
+    instead of failing its next statement: a local flag, no round trip as a pre-ping costs."""
+    raw = getattr(dbapi_conn, "driver_connection", None)
+    closed = getattr(raw, "is_closed", None)
+    if closed is not None and closed():
+        raise DisconnectionError("the server closed this connection")
+
+
 def _upgrade(conn: Connection) -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
@@ -357,6 +367,8 @@ class Storage:
             self.reader = create_async_engine(
                 self.url, isolation_level="AUTOCOMMIT", **codec, pool_size=20, max_overflow=0
             )
+            for engine in (self.engine, self.reader):
+                event.listen(engine.sync_engine.pool, "checkout", _drop_closed)
         self._pending: list[_Write] = []
         self._writers: set[asyncio.Task[None]] = set()  # held, so none is collected mid-write
         self._held: list[tuple[AsyncConnection, Any]] = []  # PostgreSQL: the group commits'
@@ -470,6 +482,10 @@ class Storage:
         PostgreSQL more than the fsync once batches grew past a hundred moves. A pool checkout
         and check-in per batch cost ~110 us of CPU, about a batch's own cost at human pace."""
         sql, params = _pg_batch(self._latest_fields(batch), self._rows(batch))
+        while self._held and self._held[-1][1].is_closed():  # PostgreSQL restarted since
+            stale, _ = self._held.pop()
+            with contextlib.suppress(Exception):
+                await stale.invalidate()
         if self._held:
             conn, raw = self._held.pop()
         else:
