@@ -110,3 +110,24 @@ async def test_healthz_says_503_while_the_database_or_redis_is_down(
         assert r.status_code == 503 and r.json()["database"] != "ok" and r.json()["redis"] == "ok"
         storage.reader = reader
         assert (await http.get("/healthz")).status_code == 200
+
+
+async def test_an_api_call_the_database_cannot_answer_gets_a_json_503(tmp_path: Path) -> None:
+    """Errors are {code, message}: with the database down the lobby answered a bare
+    'Internal Server Error' text with 500, which the page showed as it was."""
+    app = create_app(Settings(database_url=f"sqlite:///{tmp_path}/e.db"))
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=transport, base_url="http://test") as http,
+    ):
+        storage = app.state.service.storage
+
+        async def down(*args: object, **kw: object) -> None:
+            raise ConnectionRefusedError("the database is down")
+
+        storage.load_tables = down
+        r = await http.get("/api/tables")
+        assert r.status_code == 503
+        assert r.json()["code"] == "server_error" and "refused" not in r.json()["message"]
+        assert int(r.headers["Retry-After"]) >= 1

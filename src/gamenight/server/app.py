@@ -378,6 +378,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         metrics.refused.labels(e.code).inc()
         return JSONResponse({"code": e.code, "message": e.message}, status_code=e.status)
 
+    @app.exception_handler(Exception)
+    async def unexpected(_: Request, e: Exception) -> JSONResponse:
+        """Anything else (the database or Redis away, a bug): the error shape of every other
+        answer, 503 with a retry hint, and no internals; the traceback goes to the log."""
+        metrics.refused.labels("server_error").inc()
+        return JSONResponse(
+            {"code": "server_error", "message": "the server could not answer that; try again"},
+            status_code=503,
+            headers={"Retry-After": "2"},
+        )
+
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, e: RequestValidationError) -> JSONResponse:
         err = e.errors()[0] if e.errors() else {"loc": (), "msg": "invalid request"}
