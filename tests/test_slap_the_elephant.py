@@ -56,13 +56,15 @@ def test_the_log_says_who_snapped_his_fingers_in_plain_words() -> None:
     state.apply(FLIP, 1)
     state.apply(FINGERS, 0)  # wrong: the top is an owl
     said = state.events()
-    assert "B snap fingers first at the mouse and takes 1 cards" in said
-    assert any(e.startswith("A wrongly snap fingers at a ") for e in said)
-    assert not any("fingerss" in e for e in said)
+    assert "B snaps their fingers first at the mouse and takes 1 card" in said
+    assert any(e.startswith("A wrongly snaps their fingers at an owl: ") for e in said)
 
 
-@pytest.mark.parametrize("call, top", [(SLAP, "mouse"), (FINGERS, "elephant"), (SLAP, "kite")])
-def test_wrong_reaction_divides_the_pile_among_the_others(call, top) -> None:
+@pytest.mark.parametrize(
+    "call, top, said", [(SLAP, "mouse", "a mouse"), (FINGERS, "elephant", "an elephant"),
+                        (SLAP, "kite", "a kite")],
+)  # fmt: skip
+def test_wrong_reaction_divides_the_pile_among_the_others(call, top, said) -> None:
     state = dealt("slap-the-elephant", [["owl", "fish"], ["crown", top], ["anchor"]])
     for seat in (0, 1, 2, 0, 1):
         state.apply(FLIP, seat)
@@ -73,7 +75,7 @@ def test_wrong_reaction_divides_the_pile_among_the_others(call, top) -> None:
     assert [len(p) - s for p, s in zip(state.pack, sizes, strict=True)] == [0, 2, 2]
     assert state.center == ["owl"]
     assert state.false_calls == 1
-    assert f"at a {top}: 2 cards each to ['B', 'C']; 1 left" in state.events()[-1]
+    assert f"at {said}: 2 cards each to B and C; 1 left in the centre" in state.events()[-1]
 
 
 def test_pile_that_divides_evenly_leaves_nothing() -> None:
@@ -171,3 +173,13 @@ def test_last_card_player_gets_a_share_of_a_wrong_reaction() -> None:
     state.apply(SLAP, 2)  # wrong: the pile is shared by A and B
     assert not state.out[1] and len(state.pack[1]) > 0
     assert state.total_cards() == 52
+
+
+def test_a_pile_too_small_to_share_stays_and_the_log_says_so() -> None:
+    state = dealt("slap-the-elephant", [["owl", "fish"], ["crown"], ["anchor"]])
+    state.apply(FLIP, 0)  # one card in the centre, two others to share it
+    state.apply(SLAP, 2)
+    assert state.center == ["owl"] and state.false_calls == 1
+    assert state.events()[-1] == (
+        "C wrongly slaps at an owl: too few cards to share; 1 left in the centre"
+    )

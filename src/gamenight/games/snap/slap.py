@@ -23,7 +23,7 @@ from .deck import ELEPHANT, MOUSE
 from .table import CardOptions, TableState, flip_cap
 
 TARGET = {"slap": ELEPHANT, "snap_fingers": MOUSE}
-VERB = {"slap": "slap", "snap_fingers": "snap finger"}  # the log adds the "s"
+VERB = {"slap": "slaps", "snap_fingers": "snaps their fingers"}  # as the log says it
 
 
 class SlapOptions(CardOptions):
@@ -91,11 +91,12 @@ class SlapState(TableState):
             self.center = []
             self.turn = seat
             self.log(
-                "{} {}s first at the {} and takes {} cards",
+                "{} {} first at the {} and takes {} card{}",
                 self.seat_name(seat),
                 VERB[kind],
                 TARGET[kind],
                 won,
+                "" if won == 1 else "s",
             )
         else:
             self.false_calls += 1
@@ -113,12 +114,17 @@ class SlapState(TableState):
             for _ in range(rounds):
                 for s in others:
                     pack[s].append(center.pop())
+        names = [self.seat_name(s) for s in others]
+        to = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+        shared = f"{rounds} card{'' if rounds == 1 else 's'} each to {to}" if rounds else (
+            "too few cards to share"
+        )  # fmt: skip
         self.log(
-            "{} wrongly {}s at {}: {} cards each to {}; {} left in the centre",
+            "{} wrongly {} at {} {}: {}; {} left in the centre",
             self.seat_name(offender),
             VERB[kind],
-            "a " + top,
-            rounds,
-            [self.seat_name(s) for s in others],
+            "an" if top[0] in "aeiou" else "a",
+            top,
+            shared,
             len(center),
         )
