@@ -182,7 +182,9 @@ async def test_spliced_state_frames_say_exactly_what_the_frame_does(
     await close(service)
 
 
-async def test_a_move_not_stored_while_the_database_is_down_is_forgotten(tmp_path: Path) -> None:
+async def test_a_move_not_stored_while_the_database_is_down_is_forgotten(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     """When the commit fails and the table cannot be re-read either (the database is down),
     the move must still be undone in memory: else the next move is stored after a hole."""
     service = await service_at(tmp_path / "t.db", Clock())
@@ -204,6 +206,10 @@ async def test_a_move_not_stored_while_the_database_is_down_is_forgotten(tmp_pat
         await service.act(table.id, tokens[actor], before, action)
     assert e.value.code == "server_error"
     assert table.move == before and list(table.state.moves) == moves and table.status == "playing"
+    # the log says which table, as a field an operator can filter on
+    said = [r for r in caplog.records if r.name.startswith("gamenight.server")]
+    assert {r.levelname for r in said} >= {"ERROR", "WARNING"}
+    assert all(getattr(r, "table", None) == table.id for r in said)
     storage.append_moves, storage.load_table = up_append, up_load  # type: ignore[method-assign]
     await service.act(table.id, tokens[actor], before, action)  # the database is back
     stored = await storage.load_moves(table.id)

@@ -165,6 +165,17 @@ async def test_the_same_move_sent_to_both_processes_is_applied_once(
         assert sum(1 for r in rows[move:] if r[1] is not None) == 1
         await here.close()
         await there.close()
+    # the cross-process metrics count what happened: notices each way, and leases waited for
+    counts = [metric_values(p.get("/metrics").text) for p in pair]
+    assert all(c['gamenight_fanout_notices_total{direction="sent"}'] > 0 for c in counts)
+    assert sum(c['gamenight_fanout_notices_total{direction="received"}'] for c in counts) > 0
+    assert sum(c["gamenight_lease_wait_seconds_count"] for c in counts) >= 6
+
+
+def metric_values(text: str) -> dict[str, float]:
+    """Prometheus text as {name with labels: value}."""
+    pairs = (line.rsplit(" ", 1) for line in text.splitlines() if not line.startswith("#"))
+    return {name: float(value) for name, value in pairs}
 
 
 async def test_a_bot_due_in_a_killed_process_is_played_by_the_other(

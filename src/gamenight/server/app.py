@@ -250,7 +250,11 @@ class Connection:
             except (WebSocketDisconnect, RuntimeError, OSError):
                 pass  # gone: its own receive loop ends the connection
             except Exception:  # never the mover's error: its move is committed
-                log.exception("a state frame for table %s failed", self.table.id)
+                log.exception(
+                    "a state frame for table %s failed",
+                    self.table.id,
+                    extra={"table": self.table.id},
+                )
             return
         self.notices.append(notice)
         wake = self.wake
@@ -340,6 +344,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     service.on_move = lambda table, done, seconds: metrics.moved(
         table.game_id, seconds, chance=done.move - done.first - 1
     )
+    if hasattr(fanout, "on_count"):  # the Redis fan-out and its lease
+        fanout.on_count = lambda direction: metrics.notices.labels(direction).inc()
+    if hasattr(service.lease, "on_wait"):
+        service.lease.on_wait = metrics.lease_wait.observe
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -728,7 +736,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             except (WebSocketDisconnect, RuntimeError, asyncio.CancelledError):
                 raise
             except Exception:  # a bug must not take the connection or the table down
-                log.exception("a frame at table %s failed", conn.table.id)
+                log.exception(
+                    "a frame at table %s failed", conn.table.id, extra={"table": conn.table.id}
+                )
                 oops = ServerError("server_error", "that frame could not be handled; try again")
                 async with conn.send_lock:
                     await conn.send({**oops.frame(), "ref": ref})

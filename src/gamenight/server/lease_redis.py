@@ -16,7 +16,7 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -143,6 +143,7 @@ class RedisLease:
         self._local: dict[str, _LocalQueue] = {}
         self._last: dict[str, int] = {}  # per table, the token of our last lease given back
         self._releasing: set[asyncio.Future[Any]] = set()
+        self.on_wait: Callable[[float], None] | None = None  # seconds a write waited (metrics)
 
     def _run(self, script: str, keys: list[str], args: list[Any]) -> Awaitable[Any]:
         """Run one of the lease's scripts (sent at once on the lease's own connection)."""
@@ -205,7 +206,11 @@ class RedisLease:
             ok = await self._run(_RENEW, [lease_key(lease.table_id)], [lease.value, self._ttl_ms()])
             if not int(ok):
                 lease.lost = True
-                log.warning("lease on table %s was taken over", lease.table_id)
+                log.warning(
+                    "lease on table %s was taken over",
+                    lease.table_id,
+                    extra={"table": lease.table_id},
+                )
                 return
             lease.expires_at = sent + self.ttl
             if not lease._done:
@@ -214,7 +219,12 @@ class RedisLease:
             raise
         except Exception as e:  # Redis unreachable: we can no longer prove it is ours.
             lease.lost = True
-            log.warning("lease on table %s could not be renewed: %s", lease.table_id, e)
+            log.warning(
+                "lease on table %s could not be renewed: %s",
+                lease.table_id,
+                e,
+                extra={"table": lease.table_id},
+            )
 
     def seen(self, table_id: str, token: int) -> None:
         """We hold everything the writer with lease ``token`` committed (its notice said so and
@@ -271,6 +281,7 @@ class RedisLease:
         if entry is None:
             entry = self._local[table_id] = _LocalQueue()
         entry.users += 1
+        start = time.monotonic()
         try:
             await entry.lock.acquire()
         except BaseException:
@@ -280,11 +291,20 @@ class RedisLease:
         try:
             try:
                 lease = await self.acquire(table_id)
-            except RedisError as e:
+            except RedisError as e:  # the detail is for the log, not for players
+                log.warning(
+                    "table %s: the lease store (Redis) failed: %s",
+                    table_id,
+                    e,
+                    extra={"table": table_id},
+                )
                 raise ServerError(
                     "server_error",
-                    f"the table lease store (Redis) failed: {e}; nothing changed",
+                    "the server could not coordinate this table with its other processes; "
+                    "nothing changed, try again in a moment",
                 ) from None
+            if self.on_wait is not None:
+                self.on_wait(time.monotonic() - start)
             try:
                 yield lease
             finally:
@@ -302,7 +322,12 @@ class RedisLease:
         try:
             await self.release(lease)
         except RedisError as e:  # the work is done; the lease simply expires
-            log.warning("could not give back the lease on %s: %s", lease.table_id, e)
+            log.warning(
+                "could not give back the lease on %s: %s",
+                lease.table_id,
+                e,
+                extra={"table": lease.table_id},
+            )
 
     def _release_later(self, lease: HeldLease, entry: _LocalQueue) -> None:
         """Give the lease back (publishing its notices) without waiting here: the release is
@@ -315,7 +340,12 @@ class RedisLease:
             try:
                 self._released(lease, reply.result())
             except (RedisError, asyncio.CancelledError) as e:  # the lease simply expires
-                log.warning("could not give back the lease on %s: %r", lease.table_id, e)
+                log.warning(
+                    "could not give back the lease on %s: %r",
+                    lease.table_id,
+                    e,
+                    extra={"table": lease.table_id},
+                )
             finally:
                 entry.lock.release()
                 self._leave(lease.table_id, entry)

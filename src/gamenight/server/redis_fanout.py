@@ -76,6 +76,7 @@ class RedisFanOut:
         self._commands: set[asyncio.Task[None]] = set()
         self.received = 0
         self.published = 0
+        self.on_count: Callable[[str], None] | None = None  # "sent" or "received" (metrics)
 
     @property
     def control_channel(self) -> str:
@@ -122,9 +123,19 @@ class RedisFanOut:
                 # a pooled connection that died with a Redis restart fails once; the pool
                 # drops it, so once more on a fresh one (a notice twice is harmless)
                 if attempt == 2:
-                    log.warning("could not publish a notice of table %s: %s", table_id, e)
+                    log.warning(
+                        "could not publish a notice of table %s: %s",
+                        table_id,
+                        e,
+                        extra={"table": table_id},
+                    )
             except RedisError as e:
-                log.warning("could not publish a notice of table %s: %s", table_id, e)
+                log.warning(
+                    "could not publish a notice of table %s: %s",
+                    table_id,
+                    e,
+                    extra={"table": table_id},
+                )
                 break
         await self.deliver(table_id, notice)
 
@@ -132,6 +143,8 @@ class RedisFanOut:
         """The channel and text ``publish`` sends: a writer's lease release can carry them
         (``HeldLease.announce``), one Redis round trip for both."""
         text = wire.dumps({**notice, "table_id": table_id, "origin": self.origin})
+        if self.on_count is not None:
+            self.on_count("sent")
         return table_channel(table_id), text
 
     async def deliver(self, table_id: str, notice: Notice) -> None:
@@ -174,7 +187,12 @@ class RedisFanOut:
             elif table_id not in self.subscribers:
                 await self._pubsub.unsubscribe(table_channel(table_id))
         except (RedisConnectionError, RedisTimeoutError, OSError) as e:
-            log.warning("redis fan-out could not (un)subscribe table %s: %s", table_id, e)
+            log.warning(
+                "redis fan-out could not (un)subscribe table %s: %s",
+                table_id,
+                e,
+                extra={"table": table_id},
+            )
 
     async def _read(self) -> None:
         while True:
@@ -225,6 +243,8 @@ class RedisFanOut:
         if notice.get("origin") == self.origin:
             return  # already delivered locally when it was published
         self.received += 1
+        if self.on_count is not None:
+            self.on_count("received")
         self._enqueue(notice["table_id"], notice)
 
     def _enqueue(self, table_id: str, notice: Notice) -> None:
@@ -244,7 +264,11 @@ class RedisFanOut:
                     try:
                         await callback(notice)
                     except Exception:
-                        log.exception("fan-out subscriber failed on table %s", table_id)
+                        log.exception(
+                            "fan-out subscriber failed on table %s",
+                            table_id,
+                            extra={"table": table_id},
+                        )
         finally:
             del self._workers[table_id]
             if not queue:

@@ -355,7 +355,7 @@ class TableService:
                 await self._follow(row["id"])
                 table = self._from_row(row, await self.storage.load_moves(row["id"]))
             except GamenightError as e:  # a record the engine no longer accepts: keep the rest
-                log.error("table %s not restored: %s", row["id"], e)
+                log.error("table %s not restored: %s", row["id"], e, extra={"table": row["id"]})
                 continue
             self._keep(table)
             if table.status == "playing":
@@ -377,7 +377,11 @@ class TableService:
             try:
                 await self.catch_up(table, row=True)
             except Exception:
-                log.exception("table %s could not catch up after the fan-out came back", table.id)
+                log.exception(
+                    "table %s could not catch up after the fan-out came back",
+                    table.id,
+                    extra={"table": table.id},
+                )
                 continue
             if table.status == "playing":  # its bots or timers may have been due elsewhere
                 self._schedule(table, standby=STANDBY_SECONDS)
@@ -806,7 +810,9 @@ class TableService:
         except IllegalAction as e:
             raise ServerError("illegal_action", str(e)) from None
         except Exception as e:  # an engine bug on odd input: the stored record is the truth
-            log.exception("engine failed on %r at table %s", action, table.id)
+            log.exception(
+                "engine failed on %r at table %s", action, table.id, extra={"table": table.id}
+            )
             await self._reload(table)
             raise ServerError(
                 "malformed_action", f"the engine could not read that action: {e}"
@@ -841,11 +847,15 @@ class TableService:
                 table.id, first, new, status=table.status, updated_at=now
             )
         except Exception:
-            log.exception("could not store moves of table %s", table.id)
+            log.exception("could not store moves of table %s", table.id, extra={"table": table.id})
             try:
                 await self._reload(table)
             except Exception:  # storage is down: undo from memory, or the next move leaves a hole
-                log.warning("table %s rewound in memory: storage is unreachable", table.id)
+                log.warning(
+                    "table %s rewound in memory: storage is unreachable",
+                    table.id,
+                    extra={"table": table.id},
+                )
                 self._rewind(table, first)
             raise ServerError(
                 "server_error", "the move could not be stored; nothing changed"
@@ -1185,12 +1195,16 @@ class TableService:
             await self.play(table, seat, at, action)
         except ServerError as e:
             if e.code not in ("stale_move", "too_late", "game_over"):
-                log.warning("bot at table %s seat %s: %s", table.id, seat, e)
+                log.warning(
+                    "bot at table %s seat %s: %s", table.id, seat, e, extra={"table": table.id}
+                )
             self._schedule(table)
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("bot at table %s seat %s failed", table.id, seat)
+            log.exception(
+                "bot at table %s seat %s failed", table.id, seat, extra={"table": table.id}
+            )
 
     async def _timeout(self, table: Table, seat: int, seconds: float) -> None:
         try:
@@ -1208,7 +1222,7 @@ class TableService:
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("timer at table %s failed", table.id)
+            log.exception("timer at table %s failed", table.id, extra={"table": table.id})
 
     async def _expire_loop(self) -> None:
         while True:
