@@ -104,9 +104,18 @@ def test_cli_plot_draws_a_png(tmp_path: Path) -> None:
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000
 
 
-def test_ray_backend_merges_to_exactly_the_local_figures() -> None:
+def test_ray_backend_merges_to_exactly_the_local_figures(monkeypatch: pytest.MonkeyPatch) -> None:
     ray = pytest.importorskip("ray", reason="the 'cluster' extra (ray) is not installed")
-    games = 5 * sim.CHUNK + 3
+    games = 5 * sim.CHUNK + 3  # 6 tasks of one chunk, at most 2 in flight on 2 CPUs
+    monkeypatch.setattr(sim, "IN_FLIGHT_PER_CPU", 1)
+    in_flight: list[int] = []
+    real_wait = ray.wait
+
+    def wait(pending: list[Any], **kw: Any) -> Any:
+        in_flight.append(len(pending))
+        return real_wait(pending, **kw)
+
+    monkeypatch.setattr(ray, "wait", wait)
     try:
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
         far = sim.run("shake", games, seed=4, backend="ray", players=2)
@@ -114,6 +123,7 @@ def test_ray_backend_merges_to_exactly_the_local_figures() -> None:
         ray.shutdown()
     near = sim.run("shake", games, seed=4, players=2)
     assert far.backend == "ray" and far.tally == near.tally
+    assert len(in_flight) == 6 and max(in_flight) == 2  # submitted as others finish
 
 
 def test_casino_plot_adds_bankroll_paths_that_start_at_the_buy_in(tmp_path: Path) -> None:

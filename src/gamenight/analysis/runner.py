@@ -8,6 +8,7 @@ memory), and a Ctrl-C between batches returns what has been tallied so far.
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from collections.abc import Callable
@@ -21,6 +22,7 @@ from .stats import Tally
 
 CHUNK = 4096  # games per chunk: one stream each
 MAX_BATCH = 256  # chunks in one local batch: its result arrays stay a few tens of MiB
+IN_FLIGHT_PER_CPU = 16  # Ray tasks submitted and not yet merged, per CPU of the cluster
 Progress = Callable[[int], None]  # called with games finished so far
 
 
@@ -127,13 +129,21 @@ def _kernel_ray(game_id: str, options: dict[str, Any], seed: int, games: int, ta
     # about 8 tasks a CPU: a worker that finishes early takes the next one, so the run ends
     # within a short task of the last; a task of up to 64 chunks keeps Ray's cost per task small
     per_task = max(1, min(64, chunks // (8 * cpus)))
-    pending = [
-        remote.remote(game_id, options, seed, games, first, min(per_task, chunks - first))
-        for first in range(0, chunks, per_task)
-    ]
+    firsts = iter(range(0, chunks, per_task))
+
+    def submit(count: int) -> list[Any]:
+        return [
+            remote.remote(game_id, options, seed, games, first, min(per_task, chunks - first))
+            for first in itertools.islice(firsts, count)
+        ]
+
+    # at most a few tasks a CPU in flight: a run of 10**12 games is millions of tasks, which
+    # Ray would otherwise hold queued at once
+    pending = submit(IN_FLIGHT_PER_CPU * cpus)
     try:
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
+            pending += submit(1)
             tally.merge(ray.get(ready[0]))
             if progress:
                 progress(tally.games)
