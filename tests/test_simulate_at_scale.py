@@ -317,3 +317,16 @@ def test_the_length_histogram_shows_each_games_own_length() -> None:
     assert grouped({3: 1, 4: 2, 9: 5}) == ([3, 4, 9], [1, 2, 5], 1)
     xs, ns, width = grouped({v: 1 for v in range(100, 1300)})
     assert width == 20 and len(xs) == 60 and sum(ns) == 1200 and xs[0] == 100
+
+
+@pytest.mark.parametrize("strategy", ["hardways", "every_area"])
+def test_both_engines_name_the_same_casino_figures(strategy: str) -> None:
+    """A researcher compares the two engines' JSON key by key: wagers a strategy never places
+    and the live table's voids are zeros on the kernel too, not missing."""
+    runs = [
+        sim.run("snake-eyes-casino", 40, engine=e, players=2, strategy=strategy)
+        for e in ("kernel", "reference")
+    ]
+    kernel, reference = (set(r.tally.figures) for r in runs)
+    assert kernel == reference
+    assert runs[0].tally.figures["voids"].total == 0

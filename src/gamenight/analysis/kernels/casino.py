@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit, prange
 
 from gamenight.bots.casino_bot import STRATEGIES
+from gamenight.games.snake_eyes_casino import WAGER_IDS
 
 from .rng import NO_REFCOUNT, NO_TAPE, chunk_starts, two_d6
 
@@ -261,6 +262,11 @@ def batch(seeds: np.ndarray, sizes: np.ndarray, options: dict[str, Any]) -> tupl
     for i, area in enumerate(STRATEGIES[options.get("strategy") or "every_area"]):
         named[f"handle_{area}"] = figures[3 + 2 * i]
         named[f"house_{area}"] = figures[4 + 2 * i]
+    # the reference engine's other figures, all zero here (so both engines name the same ones):
+    # wagers the strategy never places, and voids (only a live table's dealer voids a roll)
+    never = np.broadcast_to(np.int64(0), figures.shape[1])  # one zero seen n times: no memory
+    for name in ("voids", *(f"{k}_{w}" for w in WAGER_IDS for k in ("handle", "house"))):
+        named.setdefault(name, never)
     for s in range(nets.shape[0]):
         named[f"net_{chr(65 + s)}"] = nets[s]
     return np.full(figures.shape[1], -1, dtype=np.int64), named
