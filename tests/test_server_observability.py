@@ -131,3 +131,11 @@ async def test_an_api_call_the_database_cannot_answer_gets_a_json_503(tmp_path: 
         assert r.status_code == 503
         assert r.json()["code"] == "server_error" and "refused" not in r.json()["message"]
         assert int(r.headers["Retry-After"]) >= 1
+
+        async def bug(*args: object, **kw: object) -> None:
+            raise KeyError("a fault of ours")
+
+        storage.load_tables = bug  # not the database away: 500, and no promise that retrying helps
+        r = await http.get("/api/tables")
+        assert r.status_code == 500 and "Retry-After" not in r.headers
+        assert r.json()["code"] == "server_error" and "fault" not in r.json()["message"]

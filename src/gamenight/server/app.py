@@ -19,6 +19,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ValidationError
+from sqlalchemy.exc import DBAPIError
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketState
 
@@ -388,13 +389,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(Exception)
     async def unexpected(_: Request, e: Exception) -> JSONResponse:
-        """Anything else (the database or Redis away, a bug): the error shape of every other
-        answer, 503 with a retry hint, and no internals; the traceback goes to the log."""
+        """Anything else, in the error shape of every other answer and with no internals (the
+        traceback goes to the log): 503 with a retry hint when the database or Redis is away
+        (connection errors), else 500 (a fault of ours: trying again would not help)."""
         metrics.refused.labels("server_error").inc()
+        away = isinstance(e, (OSError, DBAPIError)) or type(e).__module__.startswith("redis")
+        message = "the server could not answer that" + ("; try again" if away else "")
         return JSONResponse(
-            {"code": "server_error", "message": "the server could not answer that; try again"},
-            status_code=503,
-            headers={"Retry-After": "2"},
+            {"code": "server_error", "message": message},
+            status_code=503 if away else 500,
+            headers={"Retry-After": "2"} if away else None,
         )
 
     @app.exception_handler(RequestValidationError)
