@@ -235,17 +235,25 @@ class OwnRedis:
             self.proc = None
 
 
-async def test_the_subscriber_comes_back_after_redis_was_down_a_while(tmp_path: Any) -> None:
-    """Redis down longer than one resubscribe attempt: once it is back, notices flow again
-    (the reader used to die on the pubsub left without a connection, deaf for good)."""
-    server = OwnRedis(tmp_path)
-    await server.start()
-    a, b = RedisFanOut(server.url, "a"), RedisFanOut(server.url, "b")
+async def listening_pair(
+    url: str, on_gap: Any = None
+) -> tuple[RedisFanOut, RedisFanOut, str, Inbox]:
+    """Fan-outs A and B started on ``url``, B subscribed to a new table: (A, B, table, inbox)."""
+    a, b = RedisFanOut(url, "a"), RedisFanOut(url, "b", on_gap=on_gap)
     await a.start()
     await b.start()
     t, inbox = table(), Inbox()
     b.subscribe(t, inbox)
     await b.settled()
+    return a, b, t, inbox
+
+
+async def test_the_subscriber_comes_back_after_redis_was_down_a_while(tmp_path: Any) -> None:
+    """Redis down longer than one resubscribe attempt: once it is back, notices flow again
+    (the reader used to die on the pubsub left without a connection, deaf for good)."""
+    server = OwnRedis(tmp_path)
+    await server.start()
+    a, b, t, inbox = await listening_pair(server.url)
     try:
         server.stop()
         await asyncio.sleep(1.0)  # several failed attempts to resubscribe
@@ -268,13 +276,7 @@ async def test_the_first_notice_after_redis_restarted_is_not_lost(tmp_path: Any)
     server = OwnRedis(tmp_path)
     await server.start()
     gaps: list[int] = []
-    a = RedisFanOut(server.url, "a")
-    b = RedisFanOut(server.url, "b", on_gap=lambda: gaps.append(1))
-    await a.start()
-    await b.start()
-    t, inbox = table(), Inbox()
-    b.subscribe(t, inbox)
-    await b.settled()
+    a, b, t, inbox = await listening_pair(server.url, on_gap=lambda: gaps.append(1))
     try:
         await a.publish(t, {"move": 1})
         await inbox.wait(1)

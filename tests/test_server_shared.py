@@ -174,16 +174,23 @@ async def test_both_processes_show_the_same_race_record_and_deadline(
     assert a.frame(table, None)["deadline"] == b.frame(there, None)["deadline"]
 
 
-@pytest.mark.redis
-async def test_a_moves_notice_carries_its_moves_so_the_other_process_reads_no_storage(
-    two_processes: list[TableService],
-) -> None:
-    a, b = two_processes
+async def gambler_on_both(a: TableService, b: TableService) -> tuple[Any, list[str], Any]:
+    """A two-seat Gambler game started on A and followed by B: (A's table, seat tokens, B's
+    copy)."""
     table, host = await a.create(CreateTable(game="gambler", seats=HUMANS))
     tokens = [(await a.join(table.id, f"P{i}", i))[1] for i in range(2)]
     await a.start(table.id, host)
     there = await b.find(table.id)
     await until(lambda: there.status == "playing" and there.move == table.move)
+    return table, tokens, there
+
+
+@pytest.mark.redis
+async def test_a_moves_notice_carries_its_moves_so_the_other_process_reads_no_storage(
+    two_processes: list[TableService],
+) -> None:
+    a, b = two_processes
+    table, tokens, there = await gambler_on_both(a, b)
     reads: list[int] = []
     load_moves = b.storage.load_moves
 
@@ -265,11 +272,7 @@ async def test_after_redis_comes_back_each_process_catches_up_on_what_it_missed(
     """Notices sent while a process's subscriber was cut off are lost; the next one used to be
     the only repair, and a finished game has no next one: its copy stayed stale for good."""
     a, b = two_processes
-    table, host = await a.create(CreateTable(game="gambler", seats=HUMANS))
-    tokens = [(await a.join(table.id, f"P{i}", i))[1] for i in range(2)]
-    await a.start(table.id, host)
-    there = await b.find(table.id)
-    await until(lambda: there.status == "playing" and there.move == table.move)
+    table, tokens, there = await gambler_on_both(a, b)
     heard, received = b.fanout._enqueue, b.fanout.received  # type: ignore[attr-defined]
     b.fanout._enqueue = lambda *args: None  # type: ignore[attr-defined]  # B hears nothing
     for _ in range(4):
