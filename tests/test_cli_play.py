@@ -64,6 +64,18 @@ def test_without_bots_you_play_against_bots_in_every_other_seat(
     assert started[0].seat_kinds == ["human", "bot", "bot"]
 
 
+def test_a_table_file_seats_its_players_unless_players_is_given(
+    started: list[TableApp], tmp_path: Path
+) -> None:
+    table = tmp_path / "table.json"
+    table.write_text(json.dumps({"players": 3, "max_rolls": 20}))
+    args = ["play", "snake-eyes-casino", "--table", str(table)]
+    assert runner.invoke(app, args).exit_code == 0
+    assert runner.invoke(app, [*args, "--players", "2"]).exit_code == 0
+    assert [t.state.players for t in started] == [3, 2]
+    assert started[0].seat_kinds == ["human", "bot", "bot"]
+
+
 @pytest.mark.parametrize(
     ("args", "named"),
     [
@@ -126,7 +138,8 @@ def test_casino_strategy_live_and_the_example_table(started: list[TableApp]) -> 
     result = runner.invoke(app, ["play", "snake-eyes-casino", "--live", "--table", table])
     assert result.exit_code == 0, result.output
     live = started[1]
-    assert live.live and live.seat_kinds == ["human", "human"]  # type: ignore[attr-defined]
+    # the example file's three players, every seat a person at the real table
+    assert live.live and live.seat_kinds == ["human"] * 3  # type: ignore[attr-defined]
     assert live.state.pays["hard6"] == "8:1"  # from the example file
 
 

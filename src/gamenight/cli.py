@@ -270,7 +270,10 @@ def refuse(option: str, why: str) -> typer.Exit:
 @app.command()
 def play(
     game: Annotated[str, typer.Argument(help="game id, see `gamenight list`")],
-    players: Annotated[int, typer.Option(min=1, help="seats at the table")] = 2,
+    players: Annotated[
+        int | None,
+        typer.Option(min=1, help="seats at the table (default: the --table file's, else 2)"),
+    ] = None,
     bots: Annotated[
         int | None,
         typer.Option(min=0, help="how many seats (the last) are bots; default: all but yours"),
@@ -302,6 +305,8 @@ def play(
         gamenight.engine.game_class(game)  # an unknown game is named before any option
     except GamenightError as e:
         raise fail(e) from None
+    settings = casino_settings(game, table_file)
+    players = players or settings.get("players", 2)
     if bots is None:  # you against bots; a live table's seats are the people at it
         bots = 0 if live else players - 1
     if bots > players:
@@ -334,7 +339,6 @@ def play(
             check_level(level)
         except (GamenightError, ValueError) as e:
             raise refuse("--level", str(e)) from None
-    settings = casino_settings(game, table_file)
     options: dict[str, object] = {**settings, "players": players}
     if live:
         options["live"] = True
