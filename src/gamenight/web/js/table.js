@@ -316,12 +316,12 @@ function drawControls(frame) {
 }
 
 function drawTurn(frame) {
-  const text = app.renderer?.turn?.(frame.view, names()) || "";
+  // the renderer words this seat's own move as what to do ("throw the dice"), never by its name
+  const me = typeof app.seat === "number" ? app.seat : null;
+  const text = app.renderer?.turn?.(frame.view, names(), me) || "";
   const t = $("turn");
   const mine = isMine(frame);
-  const me = names()[app.seat];
-  const redundant = !text || (me && (text === `${me}'s turn` || text === `${me} decides`));
-  t.textContent = mine ? (redundant ? "Your turn" : `Your turn · ${text}`) : text;
+  t.textContent = mine ? (text ? `Your turn · ${text}` : "Your turn") : text;
   t.classList.toggle("mine", mine);
   document.body.classList.toggle("my-turn", mine);
 }

@@ -36,11 +36,11 @@ function pays(view, area) {
 export default {
   title: "Snake Eyes casino",
 
-  turn(view, names) {
+  turn(view, names, me = null) {
     if (view.phase === "closed") return "The session is over";
-    if (view.phase === "offer") return `The dice are offered to ${names[view.offered_to]}`;
-    if (view.phase === "betting") return `Place your wagers · ${names[view.shooter]} shoots`;
-    if (view.phase === "rolling") return view.dealer_rolls ? "The dealer rolls" : `${names[view.shooter]} rolls…`;
+    if (view.phase === "offer") return view.offered_to === me ? "take or decline the dice" : `The dice are offered to ${names[view.offered_to]}`;
+    if (view.phase === "betting") return `Place your wagers · ${view.shooter === me ? "you shoot" : `${names[view.shooter]} shoots`}`;
+    if (view.phase === "rolling") return view.dealer_rolls ? "The dealer rolls" : view.shooter === me ? "roll the dice" : `${names[view.shooter]} rolls…`;
     if (view.phase === "entered") return "The dealer checks the entered result";
     return "";
   },

@@ -31,13 +31,17 @@ export default {
     return undefined;
   },
 
-  turn(view, names) {
+  turn(view, names, me = null) {
     if (view.winner !== null && view.winner !== undefined) return `${names[view.winner]} wins with ${money(view.players[view.winner].cash)}`;
     if (view.phase === "order") return "Throwing for the first player";
-    if (view.phase === "marker" && view.marker_queue?.length) return `${names[view.marker_queue[0]]} places a Sweepstakes marker (pick a space in the middle of the board)`;
-    if (view.phase === "doubles") return `${names[view.current]} rolled doubles: roll again or hold a Sweepstakes`;
-    if (view.phase === "claim") return `${names[view.current]} may claim $100 for Start`;
-    return `${names[view.current]}'s turn`;
+    if (view.phase === "marker" && view.marker_queue?.length) {
+      const who = view.marker_queue[0];
+      return who === me ? "place a Sweepstakes marker" : `${names[who]} places a Sweepstakes marker`;
+    }
+    const you = view.current === me;
+    if (view.phase === "doubles") return you ? "you rolled doubles: roll again or hold a Sweepstakes" : `${names[view.current]} rolled doubles: roll again or hold a Sweepstakes`;
+    if (view.phase === "claim") return you ? "claim $100 for Start if you like" : `${names[view.current]} may claim $100 for Start`;
+    return you ? "" : `${names[view.current]}'s turn`;
   },
 
   label(action, view) {

@@ -9,7 +9,7 @@ function show(value) {
 
 export default {
   title: "",
-  turn() { return ""; },
+  turn() { return ""; }, // (view, names, me): a game's own renderer words the line
   label() { return null; },
   render({ view }) {
     return h("dl", { class: "generic" }, ...Object.entries(view).flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, show(v))]));

@@ -5,13 +5,14 @@ import { coloredDie, shakeDie } from "../pictures.js";
 export default {
   title: "Shake",
 
-  turn(view, names) {
+  turn(view, names, me = null) {
     if (view.winners?.length) return `${view.winners.map((s) => names[s]).join(" and ")} win${view.winners.length > 1 ? "" : "s"}`;
     if (view.phase === "roll") return "Everyone rolls their colored die";
-    if (view.phase === "shake") return `${names[view.shaker]} shakes…`;
+    if (view.phase === "shake") return view.shaker === me ? "shake the case" : `${names[view.shaker]} shakes…`;
     if (view.to_act !== null && view.to_act !== undefined) {
-      if (view.phase === "order") return `${names[view.to_act]} chooses the All Shake order`;
-      return `${names[view.to_act]} decides`;
+      const you = view.to_act === me;
+      if (view.phase === "order") return you ? "choose the All Shake order" : `${names[view.to_act]} chooses the All Shake order`;
+      return you ? "take the points or shake" : `${names[view.to_act]} decides`;
     }
     return "";
   },

@@ -13,13 +13,15 @@ function hitChance(faceUp) {
 export default {
   title: "Snake Eyes",
 
-  turn(view, names) {
+  // `me`: the seat this page plays; its own move is told as what to do, not in the third person
+  turn(view, names, me = null) {
     if (view.winner !== null && view.winner !== undefined) return `${names[view.winner]} wins the kitty`;
     if (view.thrower === null || view.thrower === undefined) return "";
     const who = names[view.thrower];
-    if (view.phase === "first-player") return `${who} throws for first player`;
-    if (view.chances_left) return `${who} throws: ${view.chances_left} chance(s) left after a complete pass`;
-    return `${who} holds the dice`;
+    const you = view.thrower === me;
+    if (view.phase === "first-player") return you ? "throw for first player" : `${who} throws for first player`;
+    if (view.chances_left) return `${you ? "throw" : `${who} throws`}: ${view.chances_left} chance(s) left after a complete pass`;
+    return you ? "throw the dice" : `${who} holds the dice`;
   },
 
   label(action) {

@@ -29,13 +29,14 @@ export function raceList(race, names) {
 export default {
   title: "Snap",
 
-  turn(view, names) {
+  turn(view, names, me = null) {
     const won = view.winner !== null && view.winner !== undefined;
     // a game stopped by max_flips is won by the most cards held, or drawn (docs/rules/snap.md)
     if (view.truncated) return `The flip limit is reached: ${won ? `${names[view.winner]} holds the most cards and wins` : "a draw"}`;
     if (won) return `${names[view.winner]} holds every card and wins`;
     if (view.phase === "deal") return "Dealing…";
-    return view.turn === null || view.turn === undefined ? "" : `${names[view.turn]} turns up a card`;
+    if (view.turn === null || view.turn === undefined) return "";
+    return view.turn === me ? "turn up a card" : `${names[view.turn]} turns up a card`;
   },
 
   label(action) {
