@@ -12,7 +12,8 @@ export default {
     if (view.to_act !== null && view.to_act !== undefined) {
       const you = view.to_act === me;
       if (view.phase === "order") return you ? "choose the All Shake order" : `${names[view.to_act]} chooses the All Shake order`;
-      return you ? "take the points or shake" : `${names[view.to_act]} decides`;
+      if (you) return view.phase === "shaken" ? "shake again or stop" : "take the points or shake";
+      return `${names[view.to_act]} decides`;
     }
     return "";
   },
