@@ -3,10 +3,123 @@ what the player has to see or press, and the turn line speaks to the player, not
 
 from __future__ import annotations
 
+import re
+import time
 from typing import Any
 
-from .conftest import Server
+from .conftest import Server, watch_errors
 from .test_tables import BOT, HUMAN, sit, start_with
+
+PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True}
+
+# Is the element's centre on the screen and the element itself (or a child) drawn there, not the
+# bar (or anything else) over it?
+SEEN = """el => {
+  const r = el.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  if (x < 0 || y < 0 || x > innerWidth || y > innerHeight) return false;
+  const top = document.elementFromPoint(x, y);
+  return top === el || el.contains(top);
+}"""
+
+
+def seen(locator: Any) -> bool:
+    return bool(locator.evaluate(SEEN))
+
+
+def room_for_the_bar(page: Any) -> None:
+    """Scrolling leaves the bar's current height (and a little more) under what it brings in."""
+    bar = page.locator("#controls").evaluate("el => el.offsetHeight")
+    pad = page.evaluate("getComputedStyle(document.documentElement).scrollPaddingBottom")
+    assert pad == f"{bar + 8}px", (pad, bar)
+
+
+def test_slap_piles_brought_into_view_show_above_the_moves_bar(
+    server: Server, new_context: Any
+) -> None:
+    """The bar stuck at the bottom covered the lower players' piles, and scrolling a pile into
+    view (what the browser does for focus, find in page, a link) put it right under the bar."""
+    tid, token = start_with(server, "slap-the-elephant", [HUMAN, BOT, BOT, BOT])
+    page = sit(new_context(**PHONE), server, tid, 0, token, "Sam")
+    errors = watch_errors(page)
+    page.wait_for_selector("#controls:not([hidden])")
+    assert page.locator("#controls").evaluate("el => getComputedStyle(el).position") == "sticky"
+    room_for_the_bar(page)
+    piles = page.locator(".sn-seat")
+    assert piles.count() == 4
+    for i in range(4):
+        pile = piles.nth(i)
+        page.evaluate("window.scrollTo(0, 0)")
+        pile.evaluate("el => el.scrollIntoView({ block: 'nearest' })")
+        assert seen(pile), f"pile {i} is under the moves bar"
+        bar = page.locator("#controls").bounding_box()
+        box = pile.bounding_box()
+        assert bar and box and box["y"] + box["height"] <= bar["y"] + 1, (i, box, bar)
+    # the call buttons the player presses are never under the bar either
+    page.evaluate("window.scrollTo(0, 0)")
+    for call in page.locator(".call").all():
+        assert seen(call)
+    assert not errors, errors
+
+
+def reach_a_marker(server: Server, tid: str, token: str) -> None:
+    """Play seat 0 by the API (taking any Sweepstakes offered) until it must place a marker."""
+    end = time.monotonic() + 60
+    while time.monotonic() < end:
+        frame = server.call("GET", f"/api/tables/{tid}/view", token=token)
+        types = [a["type"] for a in frame.get("legal_actions") or []]
+        if "marker" in types:
+            return
+        for want in ("sweepstakes", "roll", "claim_start", "end_turn", "throw", "dice", "die"):
+            if want in types:
+                action = next(a for a in frame["legal_actions"] if a["type"] == want)
+                server.call("POST", f"/api/tables/{tid}/actions",
+                            {"move": frame["move"], "action": action}, token=token)  # fmt: skip
+                break
+        else:
+            time.sleep(0.05)  # the bots' turn
+    raise AssertionError("no Sweepstakes marker to place within a minute")
+
+
+def test_gambler_sweepstakes_spaces_come_into_view_once(server: Server, new_context: Any) -> None:
+    """While a Sweepstakes marker was asked for, the hint bar covered Pairs and Straight."""
+    tid, token = start_with(server, "gambler", [HUMAN, BOT, BOT], options={"first_player": 0})
+    page = new_context(**PHONE).new_page()
+    links: list[Any] = []
+
+    def link(ws: Any) -> None:  # the test cuts the first connection later on
+        links.append(ws)
+        ws.connect_to_server()
+
+    page.route_web_socket(re.compile(r"/ws/"), link)
+    sit(None, server, tid, 0, token, "Sam", page=page)
+    errors = watch_errors(page)
+    page.wait_for_selector("#controls button.act")
+    assert "Sam" not in page.locator("#turn").inner_text()  # "Your turn", not "Sam's turn"
+    page.evaluate("window.scrollTo(0, 0)")
+    reach_a_marker(server, tid, token)
+    page.wait_for_selector(".sw-btn")
+    page.wait_for_timeout(200)
+    room_for_the_bar(page)  # the bar grew a hint since the start of the turn
+    free = page.locator(".sw-btn").all()  # the spaces no marker took; Pairs, Straight last
+    assert free
+    for space in free:
+        assert seen(space), f"{space.get_attribute('data-space')} is not in view"
+    turn = page.locator("#turn").inner_text()
+    assert turn.startswith("Your turn · place a Sweepstakes marker"), turn
+    # the player looks elsewhere; a redraw of the same decision (here after a reconnect) leaves
+    # the page where the player put it
+    page.evaluate("window.scrollTo(0, 0)")
+    links[0].close(code=1006, reason="network gone")
+    page.wait_for_selector("#conn.reconnecting")
+    page.wait_for_selector("#conn.open", timeout=15000)
+    page.wait_for_timeout(300)
+    assert page.evaluate("scrollY") == 0
+    # the marker is placed by a tap on the space, seen above the bar
+    choice = free[-1].get_attribute("data-space")
+    free[-1].tap()
+    page.wait_for_function(f"document.querySelector('#log').innerText.includes('on {choice}')")
+    assert not errors, errors
 
 
 def test_the_turn_line_does_not_name_the_player_on_their_own_turn(

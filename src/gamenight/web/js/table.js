@@ -347,6 +347,30 @@ function draw() {
   log.scrollTop = log.scrollHeight;
   drawTurn(frame);
   drawControls(frame);
+  syncBar();
+  showDecision(frame);
+}
+
+// On a phone the moves bar sticks to the bottom of the screen, over the table: its height, kept in
+// --bar-h, is the room scrolling leaves under anything brought into view (scroll-padding-bottom).
+function syncBar() {
+  const bar = $("controls");
+  const stuck = !bar.hidden && getComputedStyle(bar).position === "sticky";
+  document.documentElement.style.setProperty("--bar-h", `${stuck ? bar.offsetHeight : 0}px`);
+}
+new ResizeObserver(syncBar).observe($("controls"));
+addEventListener("resize", syncBar);
+
+// A decision made on the board (Gambler's Sweepstakes spaces) is brought into view above the bar
+// once, when it comes up for this seat; later redraws of the same decision leave the scroll alone.
+let shownDecision = null;
+function showDecision(frame) {
+  const where = isMine(frame) ? app.renderer?.actOn?.(frame.view, app.seat) : null;
+  const key = where ? `${frame.move}:${where}` : null;
+  if (key === shownDecision) return;
+  shownDecision = key;
+  const part = where && $("board").querySelector(where);
+  if (part) part.scrollIntoView({ block: "nearest" });
 }
 
 const DICE_RE = /\((\d)\+(\d)\)|rolls? (\d+)/;

@@ -60,6 +60,11 @@ export default {
     return L[action.type] ?? null;
   },
 
+  // the part of the board a decision of `seat` is made on, brought into view when it comes up
+  actOn(view, seat) {
+    return view.phase === "marker" && view.marker_queue?.[0] === seat ? ".sweep" : null;
+  },
+
   hint(view) {
     if (view.phase === "marker") return "Pick a Sweepstakes space in the middle of the board: each shows its chance to win. Pairs has the best expected prize.";
     if (view.phase === "doubles") return "Doubles! Roll again (1 in 6 to win $500) or hold a Sweepstakes where you pick the first space.";
