@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import json
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -180,8 +181,8 @@ def simulate(
     from gamenight.analysis.runner import check, run
 
     settings = casino_settings(game, table_file)
-    players = players or settings.pop("players", 2)
-    settings.pop("players", None)
+    in_file = settings.pop("players", 2)  # --players, when given, overrides the file's count
+    players = in_file if players is None else players
     writable_plot(plot)
     if engine == "auto":
         engine = "kernel" if game in available() else "reference"
@@ -267,6 +268,13 @@ def refuse(option: str, why: str) -> typer.Exit:
     return fail(f"{option}: {why}")
 
 
+def refuse_any(given: Mapping[str, object], why: str) -> None:
+    """Refuse the first of these options that was given: it would do nothing here."""
+    for option, value in given.items():
+        if value is not None:
+            raise refuse(option, why)
+
+
 @app.command()
 def play(
     game: Annotated[str, typer.Argument(help="game id, see `gamenight list`")],
@@ -306,7 +314,7 @@ def play(
     except GamenightError as e:
         raise fail(e) from None
     settings = casino_settings(game, table_file)
-    players = players or settings.get("players", 2)
+    players = settings.get("players", 2) if players is None else players
     if bots is None:  # you against bots; a live table's seats are the people at it
         bots = 0 if live else players - 1
     if bots > players:
@@ -448,9 +456,7 @@ def odds(
         if table_file is not None:
             raise fail(ValueError("--table holds settings of snake-eyes-casino tables"))
         given = {"--strategy": strategy, "--bankroll": bankroll, "--unit": unit, "--rolls": rolls}
-        for option, value in given.items():
-            if value is not None:
-                raise refuse(option, "a setting of snake-eyes-casino risk of ruin only")
+        refuse_any(given, "a setting of snake-eyes-casino risk of ruin only")
         from gamenight.analysis import odds_print
 
         try:
@@ -479,9 +485,7 @@ def odds(
 
     if strategy is None:
         given = {"--bankroll": bankroll, "--unit": unit, "--rolls": rolls}
-        for option, value in given.items():
-            if value is not None:
-                raise refuse(option, "sets the risk of ruin of a --strategy: name one")
+        refuse_any(given, "sets the risk of ruin of a --strategy: name one")
     text = read_text(table_file, "--table") if table_file else None
     try:
         report = odds_report(game, text)

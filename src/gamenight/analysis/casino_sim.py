@@ -60,8 +60,7 @@ def observed_edges(
     opts = {"bankroll": 10**7, "max_rolls": 500, **options}
     game = new_game("snake-eyes-casino", players=players, **opts)
     unit = game.options.table_min  # type: ignore[attr-defined]
-    handle: dict[str, int] = dict.fromkeys(WAGERS, 0)
-    house: dict[str, int] = dict.fromkeys(WAGERS, 0)
+    totals: dict[str, int] = {}
     pays: dict[str, str] = {}
     for g in range(games):
         state = game.new_state(seed=seed * 100_003 + g)
@@ -70,15 +69,9 @@ def observed_edges(
         play_out(state, bots)  # type: ignore[arg-type]
         pays = state.pays
         for w in WAGERS:
-            handle[w] += state.handle[w]
-            house[w] += state.house_net[w]
-    rows = []
-    for w in WAGERS:
-        n = handle[w] // unit
-        exact = wager_odds(WAGERS[w], pays[w]).house_edge
-        tol = z * decision_sd(w, pays[w]) / math.sqrt(max(n, 1))
-        rows.append(EdgeRow(w, pays[w], n, house[w] / max(handle[w], 1), exact, tol))
-    return rows
+            totals[f"handle_{w}"] = totals.get(f"handle_{w}", 0) + state.handle[w]
+            totals[f"house_{w}"] = totals.get(f"house_{w}", 0) + state.house_net[w]
+    return edges_from_figures(totals, unit, pays, z, seats=players)
 
 
 def edge_table(rows: list[EdgeRow]) -> Any:

@@ -12,8 +12,8 @@ from gamenight.engine.game import is_realtime
 from .runner import Run
 
 
-def _interval(ci: tuple[float, float] | list[float], digits: int = 2) -> str:
-    return f"{ci[0]:.{digits}f} – {ci[1]:.{digits}f}"
+def _interval(ci: tuple[float, float] | list[float], spec: str = ".2f") -> str:
+    return f"{ci[0]:{spec}} – {ci[1]:{spec}}"
 
 
 def figures_table(run: Run, title: str = "figures per game") -> Table:
@@ -25,7 +25,7 @@ def figures_table(run: Run, title: str = "figures per game") -> Table:
             continue  # the casino's per-wager sums: shown as house edges
         s = fig.summary()
         t.add_row(
-            name, f"{s['mean']:.3f}", _interval(s["ci95"], 3), f"{s['sd']:.2f}",
+            name, f"{s['mean']:.3f}", _interval(s["ci95"], ".3f"), f"{s['sd']:.2f}",
             str(s["min"]), str(s["p50"]), str(s["p99"]), str(s["max"]),
         )  # fmt: skip
     return t
@@ -36,8 +36,7 @@ def wins_table(run: Run, title: str) -> Table:
     for col in ("seat", "wins", "share", "95% interval"):
         t.add_column(col, justify="left" if col == "seat" else "right")
     for s, (w, sh) in enumerate(zip(run.tally.wins, run.tally.shares(), strict=True)):
-        low, high = sh["ci95"]
-        t.add_row(chr(65 + s), f"{w:,}", f"{sh['share']:.2%}", f"{low:.2%} – {high:.2%}")
+        t.add_row(chr(65 + s), f"{w:,}", f"{sh['share']:.2%}", _interval(sh["ci95"], ".2%"))
     if run.tally.no_winner:
         g = run.tally.games
         t.add_row("shared / none", f"{run.tally.no_winner:,}", f"{run.tally.no_winner / g:.2%}", "")

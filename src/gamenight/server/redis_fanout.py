@@ -119,17 +119,11 @@ class RedisFanOut:
                 await self.redis.publish(channel, text)
                 self.published += 1
                 break
-            except (RedisConnectionError, RedisTimeoutError) as e:
+            except RedisError as e:
                 # a pooled connection that died with a Redis restart fails once; the pool
                 # drops it, so once more on a fresh one (a notice twice is harmless)
-                if attempt == 2:
-                    log.warning(
-                        "could not publish a notice of table %s: %s",
-                        table_id,
-                        e,
-                        extra={"table": table_id},
-                    )
-            except RedisError as e:
+                if attempt == 1 and isinstance(e, (RedisConnectionError, RedisTimeoutError)):
+                    continue
                 log.warning(
                     "could not publish a notice of table %s: %s",
                     table_id,

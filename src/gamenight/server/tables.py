@@ -407,9 +407,7 @@ class TableService:
 
     def _from_row(self, row: dict[str, Any], moves: list[tuple[int | None, Any]]) -> Table:
         seats, dealer = self._seats_from(row)
-        record = {"game": row["game"], "options": row["options"], "moves": [], "seed": row["seed"]}
-        state = gamenight.replay({**record, "moves": [{"seat": s, "action": a} for s, a in moves]})
-        self._resume_dice(state, row["seed"])
+        state = self._replayed(row["game"], row["options"], row["seed"], moves)
         table = Table(
             id=row["id"],
             game_id=row["game"],
@@ -429,6 +427,13 @@ class TableService:
         table.last_call_move = self._last_call(state)
         self._make_bots(table)
         return table
+
+    def _replayed(self, game: str, options: Any, seed: int, moves: Any) -> Any:
+        """A game rebuilt from its record's (seat, action) moves, its dice resumed after them."""
+        moves = [{"seat": s, "action": a} for s, a in moves]
+        state = gamenight.replay({"game": game, "options": options, "seed": seed, "moves": moves})
+        self._resume_dice(state, seed)
+        return state
 
     @staticmethod
     def _seats_from(row: dict[str, Any]) -> tuple[list[Seat], Seat | None]:
@@ -865,10 +870,8 @@ class TableService:
     def _rewind(self, table: Table, first: int) -> None:
         """Forget the moves from ``first`` on without storage: replay those before (the stored
         ones, as the lease guarantees), as a restart would."""
-        moves = [{"seat": s, "action": a} for s, a in table.state.moves[:first]]
-        record = {"game": table.game_id, "options": table.options, "seed": table.seed}
-        state = gamenight.replay({**record, "moves": moves})
-        self._resume_dice(state, table.seed)
+        moves = table.state.moves[:first]
+        state = self._replayed(table.game_id, table.options, table.seed, moves)
         table.state, table.status = state, "playing"
         table.last_call_move = self._last_call(state)
 
