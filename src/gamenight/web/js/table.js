@@ -282,6 +282,8 @@ function pressed(e, action) {
   lastPress = { at: now, x: e.clientX, y: e.clientY };
   act(action);
 }
+// a click anywhere else in between (a chip, a wager area) means the next press is meant
+addEventListener("click", (e) => { if (!e.target.closest?.(".act")) lastPress = { at: -Infinity, x: NaN, y: NaN }; }, true);
 
 function actionLabel(action) {
   const own = app.renderer?.label?.(action, app.frame?.view);
