@@ -466,6 +466,21 @@ def test_record_formats_are_documented() -> None:
         assert word in text
 
 
+def test_the_documented_records_are_what_the_engine_writes() -> None:
+    """docs/records.md's full record replays and is what seed 7 writes (its example once put a
+    casino wager into a Snake Eyes record, which replay refuses); the public one parses."""
+    text = (Path(__file__).parent.parent / "docs" / "records.md").read_text()
+    full, public = (json.loads(b.split("```")[0]) for b in text.split("```json")[1:3])
+    again = gamenight.replay(full)
+    assert again.record() == full
+    state = gamenight.new_game(full["game"], **full["options"]).new_state(seed=full["seed"])
+    while state.is_chance():
+        state.sample_chance()
+    state.apply(full["moves"][-1]["action"], full["moves"][-1]["seat"])
+    assert state.record() == full
+    assert public["public"] is True and "seed" not in public
+
+
 # --- 7. replay memory -------------------------------------------------------------------------
 def test_replay_keeps_one_copy_of_each_action() -> None:
     """A replayed Snake Eyes game holds at most 36 throw actions, however long it is."""

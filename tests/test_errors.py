@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -32,6 +33,23 @@ def test_bad_options_name_the_option(options: dict, option: str, words: str) -> 
         gamenight.new_game("snake-eyes", **options)
     assert info.value.option == option
     assert words in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "said"),
+    [
+        ("snake-eyes", {"starting_chips": 2, "ante": 5}, "ante 5 is more than starting_chips 2"),
+        ("snake-eyes-casino", {"table_min": 600}, "table_min 600 is more than table_max 500"),
+        ("snake-eyes-casino", {"payouts": {"hard6": "5:1"}}, "hard6 cannot pay '5:1'"),
+    ],
+)
+def test_options_that_clash_are_named_in_plain_words(game: str, options: dict, said: str) -> None:
+    """A newcomer read "option 'options': Value error, ante is more than starting_chips (got
+    {'starting_chips': 2, 'ante': 5})": pydantic's prefix, the whole dict, and no figures."""
+    with pytest.raises(BadOption) as info:
+        gamenight.new_game(game, **options)
+    text = str(info.value)
+    assert said in text and "Value error" not in text and "(got {" not in text, text
 
 
 @pytest.mark.parametrize("action", [None, [], "dice", {"faces": [1, 2]}, {"type": 7}])
@@ -66,6 +84,23 @@ def finished_record() -> dict:
     return state.record()
 
 
+def test_drawing_chance_after_the_end_says_the_game_is_over() -> None:
+    """A loop that kept calling sample_chance() past the end was told "a player is to act"."""
+    state = gamenight.new_game("snake-eyes", players=2).new_state(seed=1)
+    while not state.is_terminal():
+        state.sample_chance()
+    for draw in (state.sample_chance, state.play_chance, state.chance_outcomes):
+        with pytest.raises(IllegalAction, match="the game is over"):
+            draw()
+
+
+def test_drawing_chance_while_a_player_is_to_act_names_the_player() -> None:
+    state = gamenight.new_game("shake", players=2).new_state(seed=1)
+    state.sample_chance()  # the colored dice: now the high die takes or shakes
+    with pytest.raises(IllegalAction, match=r"a player is to act \([AB]\)"):
+        state.sample_chance()
+
+
 def test_record_with_an_illegal_move_names_its_index() -> None:
     record = finished_record()
     record["moves"][5]["action"]["faces"] = [9, 1]
@@ -98,6 +133,23 @@ def test_malformed_records(mangle, words: str) -> None:
     mangle(record)
     with pytest.raises(BadRecord, match=words):
         gamenight.replay(record)
+
+
+def test_a_json_file_that_is_not_a_record_is_called_so() -> None:
+    """`gamenight replay examples/table.json` (the casino table file beside the saved game)
+    said only "unknown field 'players'"."""
+    table = json.loads((Path(__file__).parent.parent / "examples" / "table.json").read_text())
+    with pytest.raises(BadRecord, match="not a game record"):
+        gamenight.replay(table)
+
+
+def test_a_file_name_given_as_text_gets_a_hint(tmp_path: Path) -> None:
+    """replay("game.json") parsed the name as JSON and said only "not JSON: Expecting value"."""
+    with pytest.raises(BadRecord, match="pass a pathlib.Path"):
+        gamenight.replay("game.json")
+    state = gamenight.new_game("snake-eyes", players=2).new_state(seed=1)
+    (tmp_path / "game.json").write_text(json.dumps(state.record()))
+    assert gamenight.replay(tmp_path / "game.json").record() == state.record()
 
 
 def test_record_text_that_is_not_json() -> None:

@@ -123,6 +123,17 @@ def test_high_number_tie_pays_each_position_and_split_under_it() -> None:
     assert [cash(s, i) for i in range(4)] == [390, 390, 240, 90]
 
 
+def test_more_pairs_or_three_alike_pay_the_pairs_prize_once() -> None:
+    """PAIRS: "Two or more pairs, or three or more dice of the same number, do not increase
+    winnings." A Shaker of 3-3-3-5-5-2 pays the Pairs marker $200, no more."""
+    s = table(players=2)
+    sweep_by_doubles(s)
+    s.apply({"type": "marker", "space": "pairs"}, 0)
+    s.apply({"type": "marker", "space": "straight"}, 1)
+    shake(s, [3, 3, 3, 5, 5, 2])
+    assert [cash(s, i) for i in range(2)] == [90 + 200, 90]
+
+
 def test_split_wins_on_either_position() -> None:
     assert wins("split-4-5", [1, 2, 3, 4, 6, 5])
     assert not wins("split-4-5", [6, 2, 3, 4, 5, 5])
@@ -182,6 +193,21 @@ def test_auto_claim_option_pays_start_at_once() -> None:
     s.position[0] = 21
     roll(s, 1, 2)  # lands on Start
     assert cash(s, 0) == 200 and s.current == 1
+
+
+@pytest.mark.parametrize("auto", [False, True])
+def test_passing_start_twice_in_one_turn_pays_twice(auto: bool) -> None:
+    """Start space rule: the bank pays $100 for every landing on or pass of Start. Passing
+    Start to Fortune space 2 and drawing the card that sends the player straight to Start
+    reaches it twice in one turn: $200, whether claimed at once or at the end of the turn."""
+    s = table(auto_claim_start=auto)
+    s.position[0] = 20
+    roll(s, 4, 2)  # 20 + 6 passes Start to space 2, Fortune
+    s.apply({"type": "fortune", "card": 13})  # Go straight to Start
+    if not auto:
+        assert s.phase == "claim" and s.view()["start_owed"] == 200
+        s.apply({"type": "claim_start"}, 0)
+    assert cash(s, 0) == 100 + 200 and s.current == 1
 
 
 # --- tickets, IOUs: bad input -------------------------------------------------------------------

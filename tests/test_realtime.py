@@ -144,3 +144,48 @@ def test_generic_simulator_plays_calling_games_with_the_caller_bot() -> None:
         assert out["games"] == 5
         assert out["false_calls"]["max"] == 0
         assert out["flips"]["min"] > 3
+
+
+def test_a_second_false_call_just_after_a_false_call_still_pays() -> None:
+    """Snap rulebook: a Snap called while no two face-up cards match costs the caller a
+    penalty card from his pack into the centre. The late window excuses a second voice for a
+    pair that the first call took away; with no pair before the first call either, the second
+    caller pays too."""
+    state = dealt("snap", [["kite", "owl"], ["fish", "crown"]])
+    table = RealtimeTable(state, {}, seed=3)
+    table.press(0, {"type": "flip"})
+    table.press(1, {"type": "flip"})  # kite and fish: nothing to call
+    first = table.press(0, {"type": "snap"})
+    assert first is not None and first.result == "false" and state.center == ["owl"]
+    table.advance(table.now + 100.0)
+    second = table.press(1, {"type": "snap"})  # 100 ms later, at the same kite and fish
+    assert second is not None and second.result == "false"
+    assert state.false_calls == 2 and state.center == ["owl", "crown"]
+
+
+def test_a_second_wrong_slap_just_after_a_wrong_slap_still_shares_the_pile() -> None:
+    """Rulebook (Slap the Elephant): "If a player slaps a card that is not an elephant ... the
+    exposed pile is divided equally among the other players." Two wrong slaps at one kite are
+    two wrong slaps, however close together."""
+    state = dealt("slap-the-elephant", [["kite", "owl"], ["fish", "crown"], ["anchor", "cactus"]])
+    table = RealtimeTable(state, {}, seed=3)
+    for seat in (0, 1, 2, 0, 1):
+        table.press(seat, {"type": "flip"})  # kite, fish, anchor, owl, crown
+    assert table.press(0, {"type": "slap"}).result == "false"  # type: ignore[union-attr]
+    assert state.center == ["kite"]  # two each to B and C, one left
+    table.advance(table.now + 100.0)
+    second = table.press(1, {"type": "slap"})  # 100 ms later, at the kite left in the centre
+    assert second is not None and second.result == "false" and state.false_calls == 2
+
+
+def test_a_late_call_for_the_pair_the_last_call_took_stays_excused_after_a_wrong_call() -> None:
+    """Slap: A snaps his fingers at an elephant (wrong, the pile is shared out); B's slap,
+    100 ms later, was right when he made it: the second voice, dropped, no penalty."""
+    state = dealt("slap-the-elephant", [["kite"], ["elephant"], ["anchor"]])
+    table = RealtimeTable(state, {}, seed=3)
+    for seat in (0, 1):
+        table.press(seat, {"type": "flip"})
+    assert table.press(0, {"type": "snap_fingers"}).result == "false"  # type: ignore[union-attr]
+    table.advance(table.now + 100.0)
+    out = table.press(2, {"type": "slap"})
+    assert out is not None and out.result in ("too late", "stale") and state.false_calls == 1

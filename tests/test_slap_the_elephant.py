@@ -183,3 +183,44 @@ def test_a_pile_too_small_to_share_stays_and_the_log_says_so() -> None:
     assert state.events()[-1] == (
         "C wrongly slaps at an owl: too few cards to share; 1 left in the centre"
     )
+
+
+@pytest.mark.parametrize("players, sizes", [(2, [26, 26]), (4, [13] * 4)])
+def test_two_and_four_handed_deals_are_even_and_hidden_from_everyone(players, sizes) -> None:
+    """Rulebook: cards are "dealt face down, one card at a time", in piles kept "face down so
+    that neither he nor the other players can see them"."""
+    state = gamenight.new_game("slap-the-elephant", players=players).new_state(seed=6)
+    while state.is_chance():
+        state.sample_chance()
+    assert [len(p) for p in state.pack] == sizes
+    for seat in [None, *range(players)]:
+        view = state.view(seat)
+        assert [p["pack"] for p in view["players"]] == sizes
+        assert all(p["face_up"] == [] for p in view["players"]) and view["center"] == []
+
+
+def test_a_last_card_player_who_reacts_wrongly_hands_the_pile_out_and_is_out() -> None:
+    """Slap rulebook: a wrong reaction shares the centre pile out evenly among the other
+    players; B, who just laid his last card, gets none of it, so he now holds nothing and is
+    out (a player left with no cards leaves the game)."""
+    state = dealt("slap-the-elephant", [["owl"], ["fish"], ["kite"]])
+    state.center = state.pack[1][1:]  # test shortcut: B holds one card, the rest lie in the centre
+    state.pack[1] = ["fish"]
+    state.apply(FLIP, 0)
+    state.apply(FLIP, 1)
+    state.apply(SLAP, 1)  # wrong: a fish; the pile goes to A and C
+    assert state.out[1] and state.pack[1] == [] and 1 not in state.actors()
+    assert len(state.center) < 2 and state.total_cards() == 52 and not state.is_terminal()
+
+
+def test_a_last_card_player_whose_wrong_reaction_shares_nothing_stays_in() -> None:
+    """docs/rules/slap-the-elephant.md: a pile too small to share stays in the centre; B's last
+    card is still its top, so B is still in and may react to it."""
+    state = dealt("slap-the-elephant", [["owl"], ["fish"], ["kite"], ["cactus"]])
+    state.pack[0] += state.pack[1][1:]  # test shortcut: B holds one card, A the rest of B's
+    state.pack[1] = ["fish"]
+    state.apply(FLIP, 0)
+    state.apply(FLIP, 1)
+    state.apply(SLAP, 1)  # wrong, but two cards cannot be shared among A, C and D
+    assert not state.out[1] and state.center == ["owl", "fish"] and 1 in state.actors()
+    assert state.total_cards() == 52

@@ -53,6 +53,35 @@ def test_only_a_player_with_a_wager_may_shoot() -> None:
     assert snapshot(s) == before
 
 
+def test_done_at_the_wrong_moment_says_why_in_words() -> None:
+    """A hot-seat shooter pressing d (done betting) read 'A has nothing to be done with now'."""
+    s = table()
+    with pytest.raises(IllegalAction, match="no betting is open now"):
+        s.apply({"type": "done"}, 0)  # the dice are still being offered
+    s.apply({"type": "accept", "dice": [0, 1]}, 0)
+    s.apply({"type": "wager", "area": "hard4", "amount": 5}, 0)
+    s.apply({"type": "done"}, 1)
+    before = snapshot(s)
+    with pytest.raises(IllegalAction, match="A is the shooter: roll once the bets are down"):
+        s.apply({"type": "done"}, 0)
+    with pytest.raises(IllegalAction, match="B is already done betting"):
+        s.apply({"type": "done"}, 1)
+    assert snapshot(s) == before
+
+
+def test_only_a_hardway_total_is_called_hard() -> None:
+    """'A rolls 12 hard' read as a hardway win; rule 4.1(a): the "Hardways" are "a hard 4, hard 6,
+    hard 8 or hard 10", so a pair of ones or sixes is just 2 or 12."""
+    s = table()
+    s.apply({"type": "accept", "dice": [0, 1]}, 0)
+    s.apply({"type": "wager", "area": "field", "amount": 5}, 0)
+    roll(s, 6, 6)
+    assert s.events()[-1].startswith("A rolls 12;")
+    s.apply({"type": "wager", "area": "field", "amount": 5}, 0)  # a one-roll wager: again
+    roll(s, 3, 3)
+    assert s.events()[-1].startswith("A rolls 6 hard")
+
+
 def test_losing_wagers_are_taken_winners_paid_and_left_up() -> None:
     s = table()
     s.apply({"type": "accept"}, 0)
@@ -180,6 +209,15 @@ def test_bad_input_changes_nothing(betting: CasinoState, action, seat, match) ->
     before = snapshot(betting)
     with pytest.raises(IllegalAction, match=match):
         betting.apply(action, seat)
+    assert snapshot(betting) == before
+
+
+def test_dice_entered_while_players_bet_name_who_is_to_act(betting: CasinoState) -> None:
+    """A dealer typed `dice 3 3` at a live table before the shooter rolled and read only
+    "a player is to act", not which player the table waits for."""
+    before = snapshot(betting)
+    with pytest.raises(IllegalAction, match=r"a player is to act \(B, C, A\)"):
+        betting.apply({"type": "dice", "faces": [3, 3]})
     assert snapshot(betting) == before
 
 
@@ -399,3 +437,43 @@ def test_legal_actions_list_a_reduce_whenever_one_is_legal(held: int, step: int)
     assert reduces == [{"type": "reduce", "area": "num6", "amount": step}]
     s.apply(reduces[0], 0)
     assert s.wagers_of(0) == ({"num6": held - step} if held > step else {})
+
+
+def test_an_amended_result_undoes_a_take_down_of_a_wager_the_true_dice_decided() -> None:
+    """Rule 4.8: "No player shall handle, alter or withdraw any losing wager." Rule 6.9: wagers
+    are "taken and paid according to the result shown on the dice". A player who took a Hard 8
+    down after a wrong entry of 1 + 2 had withdrawn a loser once the dealer amends to the 7 the
+    dice showed (rule 6.8): the take-down is undone and the wager lost; one the corrected dice
+    leave undecided stays down."""
+    s = table(live=True)
+    s.apply({"type": "accept"}, 0)
+    for area in ("hard8", "num6", "num5"):
+        s.apply({"type": "wager", "area": area, "amount": 10}, 0)
+    s.apply({"type": "roll"}, 0)
+    s.apply({"type": "dice", "faces": [1, 2]})  # entered wrongly: the dice show 3 + 4
+    s.apply({"type": "remove", "area": "hard8"}, 0)
+    s.apply({"type": "reduce", "area": "num6", "amount": 5}, 0)
+    s.apply({"type": "amend", "faces": [3, 4]})
+    assert s.wagers_of(0) == {"hard8": 10, "num6": 10, "num5": 10}
+    assert "rules 4.8, 6.9" in " ".join(s.events()[-3:])
+    s.apply({"type": "settle"})
+    assert s.ledger["seat0"] == 1000 - 30 and not s.has_wagers()
+    assert chips(s) == 3000  # nothing made or lost on the way
+
+
+def test_an_amend_undoes_a_take_down_only_once_the_corrected_dice_decide_it() -> None:
+    """Rule 4.7: a wager the dice at rest do not decide may still come down; rule 6.9: one they
+    do decide is paid "according to the result shown on the dice", a winner too."""
+    s = table(live=True)
+    s.apply({"type": "accept"}, 0)
+    s.apply({"type": "wager", "area": "hard8", "amount": 10}, 0)
+    s.apply({"type": "wager", "area": "field", "amount": 10}, 0)
+    s.apply({"type": "roll"}, 0)
+    s.apply({"type": "dice", "faces": [1, 2]})
+    s.apply({"type": "remove", "area": "hard8"}, 0)
+    s.apply({"type": "amend", "faces": [2, 3]})  # a 5: the Hard 8 is still undecided
+    assert s.wagers_of(0) == {"field": 10}
+    s.apply({"type": "amend", "faces": [4, 4]})  # no: a hard 8, which wins it
+    assert s.wagers_of(0) == {"hard8": 10, "field": 10}
+    s.apply({"type": "settle"})
+    assert s.ledger["seat0"] == 1000 - 20 + 90 and s.wagers_of(0) == {"hard8": 10}

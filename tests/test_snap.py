@@ -183,6 +183,8 @@ def test_flip_limit_ends_a_never_ending_game_and_most_cards_wins() -> None:
     assert state.stats()["stopped"] == 1.0
     assert state.view()["truncated"] and state.record()["truncated"] is True
     assert gamenight.replay(state.record()).truncated
+    # a player's own copy says so too: its winner held the most cards, he did not take all 52
+    assert state.public_record(0)["truncated"] is True
 
 
 def test_a_natural_end_is_not_truncated_and_a_false_claim_is_refused() -> None:
@@ -194,7 +196,7 @@ def test_a_natural_end_is_not_truncated_and_a_false_claim_is_refused() -> None:
     state.apply(SNAP, 1)
     assert state.is_terminal() and not state.view()["truncated"]
     record = state.record()
-    assert "truncated" not in record
+    assert "truncated" not in record and "truncated" not in state.public_record(None)
     with pytest.raises(gamenight.BadRecord, match="truncated"):
         gamenight.replay({**record, "truncated": True})
 
@@ -271,3 +273,83 @@ def test_flip_on_an_empty_pack_picks_the_pile_up_and_the_shuffle_starts() -> Non
     while state.is_chance():
         state.sample_chance()
     assert len(state.pack[0]) == pile and state.turn == 0 and state.total_cards() == 52
+
+
+@pytest.mark.parametrize("players, ok", [(1, False), (2, True), (8, True), (9, False)])
+def test_snap_is_for_two_to_eight_players(players: int, ok: bool) -> None:
+    """Rulebook: "For 2 to 8 players"."""
+    if ok:
+        assert gamenight.new_game("snap", players=players).options.players == players
+    else:
+        with pytest.raises(gamenight.BadOption, match="players"):
+            gamenight.new_game("snap", players=players)
+
+
+def test_a_false_caller_with_an_empty_pack_pays_his_oldest_face_up_card() -> None:
+    """Rulebook: the penalty card is "the top card from his face down pack"; with that pack
+    used up, docs/rules/snap.md decides he pays the oldest card of his face-up pile."""
+    state = dealt("snap", [["kite", "owl"], ["fish", "crown"]])
+    rest = state.pack[1][2:]  # test shortcut: B's pack is just fish, crown; A holds the rest
+    state.pack[1] = ["fish", "crown"]
+    state.pack[0] += rest
+    for seat in (0, 1, 0, 1):
+        state.apply(FLIP, seat)  # A: kite then owl face up; B: fish then crown
+    assert state.pack[1] == [] and state.up[1] == ["fish", "crown"] and state.matches() == []
+    state.apply(SNAP, 1)
+    assert state.center == ["fish"] and state.up[1] == ["crown"] and state.penalized == 1
+    assert not state.out[1] and state.total_cards() == 52
+
+
+def test_a_second_penalty_card_covers_the_first_and_only_its_payer_is_at_stake() -> None:
+    """docs/rules/snap.md: the centre is one pile; only the seat that paid its top card has his
+    face-up pile at stake when the centre is matched."""
+    state = dealt(
+        "snap", [["kite", "owl", "anchor", "cactus"], ["fish", "teapot", "anchor", "teapot"]]
+    )
+    state.apply(FLIP, 0)  # A kite
+    state.apply(FLIP, 1)  # B fish
+    state.apply(SNAP, 0)  # false: A pays owl
+    state.apply(SNAP, 1)  # false: B pays teapot, covering the owl
+    assert state.center == ["owl", "teapot"] and state.penalized == 1
+    state.apply(FLIP, 0)  # A anchor
+    state.apply(FLIP, 1)  # B anchor: A and B match, the centre's teapot does not
+    assert set(state.matches()) == {0, 1}
+    state.apply(SNAP, 0)
+    assert state.center == ["owl", "teapot"] and state.up == [[], []]
+    state.apply(FLIP, 0)  # A cactus
+    state.apply(FLIP, 1)  # B teapot twins the centre's top
+    assert set(state.matches()) == {1, None}
+    before = len(state.pack[1])
+    state.apply(SNAP, 1)
+    # B takes the centre and his own pile; A paid only the covered owl: his cactus stays
+    assert state.pack[1][before:] == ["owl", "teapot", "teapot"]
+    assert state.up[0] == ["cactus"] and state.center == [] and state.penalized is None
+
+
+def test_one_good_call_takes_every_matched_picture_at_once() -> None:
+    """docs/rules/snap.md decides: with two pictures matched at once, one call wins all four."""
+    state = dealt("snap", [["kite"], ["owl"], ["kite"], ["owl"]])
+    for seat in range(4):
+        state.apply(FLIP, seat)
+    assert state.matches() == [0, 1, 2, 3]
+    before = len(state.pack[0])
+    state.apply(SNAP, 0)
+    assert state.pack[0][before:] == ["kite", "owl", "kite", "owl"]
+    assert state.up == [[], [], [], []] and state.false_calls == 0
+
+
+def test_an_out_seat_is_skipped_when_turns_go_round() -> None:
+    """Snap rulebook: a player with no cards left drops out and the others play on, so turns
+    skip his seat."""
+    state = dealt("snap", [["kite", "fish"], ["kite", "owl"], ["crown", "anchor"]])
+    state.center = state.pack[1][1:] + state.center  # test shortcut: B holds one card
+    state.pack[1] = ["kite"]
+    state.apply(FLIP, 0)
+    state.apply(FLIP, 1)  # B's last card matches A's kite
+    state.apply(SNAP, 2)  # C takes both piles: B holds nothing and is out
+    assert state.out[1] and not state.is_terminal()
+    state.apply(FLIP, 2)
+    state.apply(FLIP, 0)
+    assert state.turn == 2 and state.actors()[0] == 2
+    with pytest.raises(IllegalAction, match="out of the game"):
+        state.apply(FLIP, 1)

@@ -15,8 +15,9 @@ SEAT_FIGURES = (("chips", "chips"), ("total", "points"), ("cash", "cash $"))
 
 def seat_figures(view: dict[str, Any], seat: int) -> dict[str, Any]:
     """The figures a player cares about for ``seat``: chips, points, cash, cards or bankroll."""
-    if "bankrolls" in view:  # the casino table
-        return {"bankroll": view["bankrolls"][seat]}
+    if "bankrolls" in view:  # the casino table; chips still on the layout are the seat's too
+        on = sum(w["amount"] for w in view.get("layout", []) if w["seat"] == seat)
+        return {"bankroll": view["bankrolls"][seat], "on layout": on}
     p = view.get("players", [{}])[seat]
     out = {col: p[key] for key, col in SEAT_FIGURES if key in p}
     if "pack" in p:  # Snap and Slap the Elephant: the cards a seat holds
@@ -32,7 +33,8 @@ def summarise(state: State) -> dict[str, Any]:
     names = [state.seat_name(s) for s in range(n)]
     over = state.is_terminal()
     winner = state.winner()
-    returns = state.returns() if over else [0.0] * n
+    # a game under way has no result yet: 0.0 read as "broke even" beside a seat's 48 chips
+    returns: list[float | None] = list(state.returns()) if over else [None] * n
     rows = [
         {"seat": s, "name": names[s], **seat_figures(view, s), "result": returns[s]}
         for s in range(n)

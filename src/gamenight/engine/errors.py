@@ -78,3 +78,13 @@ def describe(value: object, depth: int = 0) -> str:
         inner = ", ".join(describe(v, 1) for v in value)  # type: ignore[attr-defined]
         return f"[{inner}]" if t is list else f"({inner})"
     return f"<{t.__name__}>"
+
+
+def control_character(text: str) -> str | None:
+    """The first character of ``text`` that is not printable, named as U+XXXX, else None: free
+    text reaches every player's log and terminal, where a newline forges an event line and an
+    escape sequence drives the screen."""
+    for ch in text:
+        if not ch.isprintable():
+            return f"U+{ord(ch):04X}"
+    return None

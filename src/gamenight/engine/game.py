@@ -41,6 +41,8 @@ class Game(ABC):
             if err["type"] == "extra_forbidden":
                 known = ", ".join(self.Options.model_fields)
                 problem = f"unknown option (known: {known})"
+            elif err["type"] == "value_error":  # our own check: its sentence names the value
+                problem = problem.removeprefix("Value error, ")
             elif "input" in err and err["type"] != "missing":
                 problem = f"{problem} (got {describe(err['input'])})"
             raise BadOption(self.id, name[:100] or "options", problem) from None

@@ -26,11 +26,13 @@ MAX_MOVES = 1_000_000  # moves in one record
 _KEYS = {"format", "game", "options", "seed", "moves", "truncated"}
 
 
-def replay(record: dict[str, Any] | str | bytes | Path) -> State:
+def replay(record: dict[str, Any] | str | bytes | Path, *, check_truncated: bool = True) -> State:
     """Rebuild the state of a full record (a dict, JSON text or a file path).
 
     A malformed record or an illegal move raises BadRecord naming the index of the move. The
     rebuilt state continues exactly as the original would: its next chance draw is the same.
+    ``check_truncated=False`` is for moves the caller stored itself without the record's
+    ``truncated`` flag (the server's rows): the moves alone then say whether a cap ended it.
     """
     rec = _load(record)
     game, options, seed, moves = _top(rec)
@@ -60,8 +62,8 @@ def replay(record: dict[str, Any] | str | bytes | Path) -> State:
             state._apply_parsed(action, seat)
         except IllegalAction as e:
             raise BadRecord(f"illegal move (seat {describe(seat)}): {e}", i) from None
-    said = rec.get("truncated", False)
-    if said != getattr(state, "truncated", False):  # a safety cap ended it, or did not
+    said = rec.get("truncated", False)  # a safety cap ended it, or did not
+    if check_truncated and said != getattr(state, "truncated", False):
         raise BadRecord(f"the record says truncated={said}; its moves do not")
     return state
 
@@ -81,7 +83,10 @@ def _load(record: object) -> dict[str, Any]:
         try:
             record = json.loads(record, object_hook=_Sharer())
         except (ValueError, RecursionError) as e:  # JSONDecodeError, huge ints, deep nesting
-            raise BadRecord(f"not JSON: {describe(str(e))}") from None
+            hint = ""  # replay("game.json"): a file name given as text
+            if isinstance(record, str) and len(record) < 1000 and record[:1] not in "{[ \n":
+                hint = " (a str is JSON text: to read a file, pass a pathlib.Path)"
+            raise BadRecord(f"not JSON: {describe(str(e))}{hint}") from None
     if type(record) is not dict:
         raise BadRecord(f"a record is a JSON object; got {describe(record)}")
     return record
@@ -120,6 +125,8 @@ class _Sharer:
 
 def _top(rec: dict[str, Any]) -> tuple[str, dict[str, Any], int | None, list[Any]]:
     """The record's game, options, seed and moves, each checked for type and size."""
+    if "game" not in rec and "moves" not in rec:  # another JSON file, such as a table's settings
+        raise BadRecord("not a game record: no 'game' and no 'moves' (s saves one at a table)")
     for key in rec:
         if key not in _KEYS:
             what = "a public record cannot be replayed" if key in ("public", "viewer") else ""

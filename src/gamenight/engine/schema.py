@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import MalformedAction, describe
+from .errors import MalformedAction, control_character, describe
 
 Action = dict[str, Any]
 
@@ -41,13 +41,17 @@ class Int:
 
 @dataclass(frozen=True)
 class Str:
-    """A string of at most ``max_len`` characters, one of ``choices`` when given."""
+    """Printable text of at most ``max_len`` characters, one of ``choices`` when given.
+
+    Printable (``str.isprintable``): a free-text field such as a void roll's reason reaches
+    every player's event log and ``gamenight replay``'s terminal, where a newline would forge a
+    log line and an escape sequence would drive the terminal."""
 
     max_len: int = MAX_STR
     choices: frozenset[str] | None = None
 
     def test(self, v: str) -> str:
-        ok = f"(type({v}) is str and len({v}) <= {self.max_len})"
+        ok = f"(type({v}) is str and len({v}) <= {self.max_len} and {v}.isprintable())"
         if self.choices is not None:
             ok = f"({ok} and {v} in {sorted(self.choices)!r})"
         return ok
@@ -55,6 +59,9 @@ class Str:
     def problem(self, v: object) -> str | None:
         if type(v) is not str or len(v) > self.max_len:
             return f"a string of at most {self.max_len} characters"
+        bad = control_character(v)
+        if bad is not None:
+            return f"printable text (no control character {bad})"
         if self.choices is not None and v not in self.choices:
             return "one of " + ", ".join(sorted(self.choices))
         return None

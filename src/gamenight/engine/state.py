@@ -197,9 +197,16 @@ class State(ABC):
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         """Every chance action now with its exact probability; they sum to 1 (new dicts)."""
         if not self.is_chance():
-            raise IllegalAction("this is not a chance node: a player is to act")
+            raise self._not_chance()
         copy = self._chance_types.copy
         return [(copy(a), p) for a, p in self._chance_outcomes()]
+
+    def _not_chance(self) -> IllegalAction:
+        """Why no chance move can come now: the game is over, or these players are to act."""
+        if self.is_terminal():
+            return IllegalAction("the game is over: no more chance moves")
+        waiting = ", ".join(self.seat_name(s) for s in self.actors())
+        return IllegalAction(f"this is not a chance node: a player is to act ({waiting})")
 
     def sample_chance(self) -> Action:
         """Draw chance action number ``chance_draws`` from the seeded stream, apply it and return
@@ -214,7 +221,7 @@ class State(ABC):
         """``sample_chance`` for a play loop that does not look at the draw: the same move,
         without the copy that handing it out costs."""
         if not self.is_chance():
-            raise IllegalAction("this is not a chance node: a player is to act")
+            raise self._not_chance()
         index = self.chance_draws
         rng = self.rng
         slot = index - rng.base
@@ -273,7 +280,10 @@ class State(ABC):
             raise IllegalAction("the game is over")
         house = seat is None and not self.is_chance()  # the house acts between chance moves
         if house and not self._house_move(action):
-            raise NotYourTurn("a chance move (seat None) was given, but a player is to act")
+            waiting = ", ".join(self.seat_name(s) for s in self.actors())  # whom to wait for
+            raise NotYourTurn(
+                f"a chance move (seat None) was given, but a player is to act ({waiting})"
+            )
         self._check(action, seat)
         self._do(action, seat)
         if seat is None and not house:
@@ -325,7 +335,7 @@ class State(ABC):
         are described in docs/records.md."""
         viewer = None if seat is None else self._seat(seat)
         public = self._public_action
-        return {
+        rec: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "public": True,
             "viewer": viewer,
@@ -336,6 +346,9 @@ class State(ABC):
                 for s, a in zip(self.moves.seats, self.moves.actions, strict=True)
             ],
         }
+        if getattr(self, "truncated", False) is True:  # cut short: its winner held the most
+            rec["truncated"] = True
+        return rec
 
     def clone(self) -> State:
         """An independent copy; the (immutable) game is shared, not copied."""

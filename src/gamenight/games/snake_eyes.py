@@ -41,7 +41,7 @@ class SnakeEyesOptions(Options):
     @model_validator(mode="after")
     def _ante_affordable(self) -> SnakeEyesOptions:
         if self.ante > self.starting_chips:
-            raise ValueError("ante is more than starting_chips")
+            raise ValueError(f"ante {self.ante} is more than starting_chips {self.starting_chips}")
         return self
 
 

@@ -13,7 +13,7 @@ import json
 from fractions import Fraction
 from typing import Any
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from gamenight.engine import Game, IllegalAction, Options, State, register_game
 from gamenight.engine.chance import Uniforms, check_faces, dice_outcomes
@@ -74,17 +74,23 @@ class CasinoOptions(Options):
         description="live table: the dealer enters each result, then settles it (rule 6.8)",
     )
 
-    @model_validator(mode="after")
-    def _consistent(self) -> CasinoOptions:
-        if self.table_min > self.table_max:
-            raise ValueError("table_min is more than table_max")
-        for wid, pays in self.payouts.items():
+    @field_validator("payouts")
+    @classmethod
+    def _allowed(cls, payouts: dict[str, str]) -> dict[str, str]:
+        """Each payout one rule 4.9 lists for its wager (errors then name 'payouts')."""
+        for wid, pays in payouts.items():
             if wid not in WAGERS:
                 known = ", ".join(WAGER_IDS)
                 raise ValueError(f"unknown wager {describe(wid)} (known: {known})")
             if pays not in WAGERS[wid].pays:
                 allowed = ", ".join(WAGERS[wid].pays)
                 raise ValueError(f"{wid} cannot pay {describe(pays)}; rule 4.9 allows {allowed}")
+        return payouts
+
+    @model_validator(mode="after")
+    def _consistent(self) -> CasinoOptions:
+        if self.table_min > self.table_max:
+            raise ValueError(f"table_min {self.table_min} is more than table_max {self.table_max}")
         return self
 
 
@@ -97,8 +103,13 @@ def table_settings(text: str) -> dict[str, Any]:
         raise GamenightError(f"the table file is not JSON: {e}") from None
     except RecursionError:
         raise GamenightError("the table file is nested too deeply to be table settings") from None
+    except ValueError:  # a number of thousands of digits (Python's int conversion limit)
+        raise GamenightError("the table file holds a number too long to be a setting") from None
     if not isinstance(settings, dict):
         raise GamenightError("the table file must hold a JSON object of table settings")
+    seats = settings.get("players", 1)
+    if type(seats) is not int:  # the CLI counts bots from it before new_game checks it
+        raise GamenightError(f"'players' must be a whole number of seats; got {describe(seats)}")
     return settings
 
 
@@ -177,6 +188,7 @@ class CasinoState(State):
         # while seat s shoots: the other seats from the dealer's left, then the shooter
         self.betting_order = [[*(o for o in range(n) if o != s), s] for s in range(n)]
         self.entered: list[int] | None = None
+        self.pulled: list[tuple[int, str, int]] = []  # (seat, area, chips) taken down since entry
         self.ready: set[int] = set()  # players who said they are done betting for this roll
         self.results: list[int] = []
         self.rolls = 0
@@ -308,9 +320,14 @@ class CasinoState(State):
                     raise MalformedAction(
                         f"'dice' names two different dice of the {n} on the table (0 to {n - 1})"
                     )
-        elif kind == "done":
-            if self.phase != "betting" or seat == self.shooter or seat in self.ready:
-                raise IllegalAction(f"{self.names[seat]} has nothing to be done with now")
+        elif kind == "done":  # "has nothing to be done with now" left a hot-seat shooter lost
+            name = self.names[seat]
+            if self.phase != "betting":
+                raise IllegalAction(f"no betting is open now: {name} has no bets to be done with")
+            if seat == self.shooter:
+                raise IllegalAction(f"{name} is the shooter: roll once the bets are down")
+            if seat in self.ready:
+                raise IllegalAction(f"{name} is already done betting")
         else:
             raise MalformedAction(f"unknown action type {kind!r} for a player")
 
@@ -412,10 +429,12 @@ class CasinoState(State):
                 self._enter(action["faces"])
             elif kind == "settle":
                 assert self.entered is not None
+                self.pulled = []
                 self._settle(*self.entered)
             elif kind == "amend":
                 self.log("result amended from {} to {} (rule 6.8)", self.entered, action["faces"])
                 self.entered = list(action["faces"])
+                self._restore_pulled()
             else:
                 self._void(action["reason"])
             return
@@ -440,6 +459,8 @@ class CasinoState(State):
             else:
                 held[area] -= amount
             self.log("{} takes {} down from {}", name, amount, area)
+            if self.phase == "entered":
+                self.pulled.append((seat, area, amount))
             offered = self.phase == "offer" and seat == self.offer_queue[0]
             if offered and self.offer_needs_wager and not held:
                 self._next_offer()  # rule 5.9(a): the offered player no longer qualifies
@@ -471,8 +492,31 @@ class CasinoState(State):
         else:
             self._settle(faces[0], faces[1])
 
+    def _restore_pulled(self) -> None:
+        """Rules 4.8 and 6.9: a take-down allowed under a wrongly entered result is undone once
+        the corrected dice decide that wager; the chips are still in the purse (nobody may wager
+        while a result is entered), so they go back on the layout to be settled."""
+        codes = self.game.codes[_index(*self.entered)]  # type: ignore[misc]
+        kept = []
+        for seat, area, amount in self.pulled:
+            if codes[area] == STAY:
+                kept.append((seat, area, amount))
+                continue
+            self.ledger.transfer(self.purse[seat], "layout", amount)
+            held = self.bets[seat]
+            held[area] = held.get(area, 0) + amount
+            self.log(
+                "the corrected dice decide {}'s {} wager: the {} taken down go back on it"
+                " (rules 4.8, 6.9)",
+                self.names[seat],
+                area,
+                amount,
+            )
+        self.pulled = kept
+
     def _void(self, reason: str) -> None:
         self.entered = None
+        self.pulled = []
         self.voids += 1
         self.phase = "rolling" if self.dealer_rolls else "betting"
         self.log("No roll: {} (the roll is void and settles nothing)", reason)
@@ -495,7 +539,7 @@ class CasinoState(State):
         args: list[object] = [
             "the dealer" if shooter is None else self.names[shooter],
             total,
-            " hard" if a == b else "",
+            " hard" if a == b and total in (4, 6, 8, 10) else "",  # rule 4.1(a): the hardway totals
         ]
         if any(self.bets):
             self._pay(_index(a, b), fmt, args)

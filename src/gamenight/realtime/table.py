@@ -1,11 +1,12 @@
 """A discrete-event table: bots and humans send flips and calls; the earliest arrival is applied.
 
 Time is simulated milliseconds. One rule judges every call, a human's or a bot's, when it
-arrives: a call that comes less than ``LATE_MS`` after another call was applied, and is not
-right on the table as it now stands, is *too late* (the second voice, dropped without penalty);
-any other call is judged on the table as it stands (good, or false and punished). ``LATE_MS`` is
-the time a person needs to stop a call once he sees the pile go (the stop-signal reaction time,
-about 200-250 ms: Logan & Cowan 1984; Verbruggen & Logan 2008).
+arrives: a call that comes less than ``LATE_MS`` after another call was applied, is not right
+on the table as it now stands, but was right on the table that call changed, is *too late* (the
+second voice, dropped without penalty); any other call is judged on the table as it stands
+(good, or false and punished: a call at nothing pays even just after another call at nothing).
+``LATE_MS`` is the time a person needs to stop a call once he sees the pile go (the stop-signal
+reaction time, about 200-250 ms: Logan & Cowan 1984; Verbruggen & Logan 2008).
 
 A bot that sees something to call schedules its call at now + its reaction time, and like a
 person holds it back when the table changes under it early enough to stop (at least ``LATE_MS``
@@ -94,6 +95,7 @@ class RealtimeTable:
         self._pending: dict[int, tuple[float, int, dict[str, Any], bool]] = {}
         self._withdrawn: set[int] = set()
         self._last_call: float | None = None  # when the last call was applied
+        self._right_before: dict[str, Any] | None = None  # the right call just before it
         self._flip_due: int | None = None  # moves count when a flip was scheduled
         self.outcomes: list[Outcome] = []
         self._settle()
@@ -154,13 +156,20 @@ class RealtimeTable:
             st.apply(action, seat)
             return self._note(seat, action, "flip", st.events()[-1])
         last = self._last_call
-        if last is not None and self.now - last < LATE_MS and action != correct_call(st):
+        right = correct_call(st)
+        if (
+            last is not None
+            and self.now - last < LATE_MS
+            and action != right
+            and action == self._right_before
+        ):
             return self._note(seat, action, "too late", "another call changed the table first")
         if seat not in st.actors() or action not in st.legal_actions(seat):
             return self._note(seat, action, "stale", "that call is not open now")
         before = st.false_calls
         st.apply(action, seat)
         self._last_call = self.now
+        self._right_before = right
         result = "false" if st.false_calls > before else "good"
         return self._note(seat, action, result, st.events()[-1] if st.events() else "")
 

@@ -15,9 +15,16 @@ from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    model_validator,
+)
 
-from gamenight.engine.errors import GamenightError, describe
+from gamenight.engine.errors import GamenightError, control_character, describe
 
 SpaceKind = Literal[
     "start", "fortune", "sweepstakes", "lottery", "races", "daily_double", "collect", "pay"
@@ -44,12 +51,23 @@ class BadGameData(GamenightError, ValueError):
         super().__init__(f"{file}: {entry}: {problem}")
 
 
+def _printable(text: str) -> str:
+    """Names and card texts reach every player's screen and terminal: no control characters."""
+    bad = control_character(text)
+    if bad is not None:
+        raise ValueError(f"text may not hold control character {bad}")
+    return text
+
+
+Text = Annotated[str, AfterValidator(_printable)]
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class Space(_Strict):
-    name: str = Field(min_length=1, max_length=60)
+    name: Text = Field(min_length=1, max_length=60)
     kind: SpaceKind
     amount: int | None = Field(default=None, ge=1, le=10_000)
 
@@ -63,7 +81,7 @@ class Space(_Strict):
 
 
 class Board(_Strict):
-    design: str = Field(default="", max_length=200)
+    design: Text = Field(default="", max_length=200)
     space: list[Space] = Field(min_length=2, max_length=100)
 
     @model_validator(mode="after")
@@ -75,7 +93,7 @@ class Board(_Strict):
 
 
 class Card(_Strict):
-    text: str = Field(min_length=1, max_length=300)
+    text: Text = Field(min_length=1, max_length=300)
     effect: Effect
     amount: int | None = Field(default=None, ge=1, le=10_000)
     to: SpaceKind | None = None
@@ -91,12 +109,12 @@ class Card(_Strict):
 
 
 class FortuneDeck(_Strict):
-    design: str = Field(default="", max_length=200)
+    design: Text = Field(default="", max_length=200)
     card: list[Card] = Field(min_length=1, max_length=200)
 
 
 class Tickets(_Strict):
-    design: str = Field(default="", max_length=200)
+    design: Text = Field(default="", max_length=200)
     tickets: list[Annotated[list[int], Field(min_length=2, max_length=2)]] = Field(
         min_length=1, max_length=100
     )
@@ -110,7 +128,7 @@ class Tickets(_Strict):
 
 
 class Horses(_Strict):
-    design: str = Field(default="", max_length=200)
+    design: Text = Field(default="", max_length=200)
     horses: list[int] = Field(min_length=1, max_length=6)
 
     @model_validator(mode="after")

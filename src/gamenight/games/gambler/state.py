@@ -145,7 +145,7 @@ class GamblerState(State):
         self.phase = "order"  # order turn doubles marker claim over
         self.chance: str | None = None  # what the pending chance move is for
         self.may_buy = False
-        self.start_due = False
+        self.start_due = 0  # passes of Start this turn whose $100 is not yet claimed
         self.contenders = list(range(n))
         self.order_throws: dict[int, int] = {}
         self.markers: dict[str, int] = {}
@@ -367,7 +367,7 @@ class GamblerState(State):
             self._check_end()
         on_turn = self.chance is None and self.phase in ("turn", "doubles", "claim")
         if self.out[self.current] and on_turn:  # went out on their own turn: play passes on
-            self.start_due = False
+            self.start_due = 0
             self._next_turn()
 
     def _do_player(self, action: dict[str, Any], seat: int) -> None:
@@ -382,15 +382,16 @@ class GamblerState(State):
             self.ledger.transfer(self.purse[seat], BANK, IOU_LOAN + IOU_INTEREST)
             self.log("{} repays the IOU: ${} with ${} interest", name, IOU_LOAN, IOU_INTEREST)
         elif kind == "claim_start":
-            self.start_due = False
-            self.ledger.transfer(BANK, self.purse[seat], START_PAY)
-            self.log("{} claims ${} for Start", name, START_PAY)
+            owed, self.start_due = START_PAY * self.start_due, 0
+            self.ledger.transfer(BANK, self.purse[seat], owed)
+            self.log("{} claims ${} for Start", name, owed)
             if self.phase == "claim":
                 self._next_turn()
         elif kind == "end_turn":
             if self.start_due:
-                self.log("{} did not claim the ${} from Start: it is lost", name, START_PAY)
-            self.start_due = False
+                owed = START_PAY * self.start_due
+                self.log("{} did not claim the ${} from Start: it is lost", name, owed)
+            self.start_due = 0
             self._next_turn()
         elif kind == "buy_ticket":
             self.ledger.transfer(self.purse[seat], BANK, TICKET_PRICE)
@@ -490,7 +491,7 @@ class GamblerState(State):
         if self.start_due and not self.out[self.current]:
             self.phase = "claim"
         else:
-            self.start_due = False
+            self.start_due = 0
             self._next_turn()
 
     def _next_turn(self) -> None:
@@ -520,7 +521,7 @@ class GamblerState(State):
             self.ledger.transfer(BANK, self.purse[seat], START_PAY)
             self.log("{} reaches Start and collects ${}", self.seat_name(seat), START_PAY)
         else:
-            self.start_due = True
+            self.start_due += 1  # "each time" a player passes Start (a Fortune card may add one)
             self.log(
                 "{} reaches Start: ${} may be claimed before the next roll",
                 self.seat_name(seat),
@@ -732,7 +733,8 @@ class GamblerState(State):
             "bank": self.ledger[BANK],
             "last_roll": list(self.last_roll) if self.last_roll else None,
             "last_card": self.last_card,
-            "start_due": self.start_due,
+            "start_due": self.start_due > 0,
+            "start_owed": START_PAY * self.start_due,
             "board": [{"name": s.name, "kind": s.kind, "amount": s.amount} for s in self.space],
             "markers": dict(self.markers),
             "marker_queue": list(self.marker_queue),
