@@ -124,6 +124,10 @@ def start_server(
             str(port),
             "--http-rate-limit",
             "0",  # the driver is one client that sets up every table over HTTP
+            "--ws-per-client",
+            "0",  # and holds every seat's WebSocket
+            "--tables-per-client",
+            "0",  # on every table
         ]
         if database_url:
             cmd += ["--database-url", database_url]

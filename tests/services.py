@@ -121,10 +121,15 @@ class ServerProcess:
         return str(r.json()["token"])
 
 
+# a test client plays no faster than this, under the server's 20 frames a second (bursts of 40)
+PACE, PACE_BURST = 18.0, 30.0
+
+
 class Client:
     """One real WebSocket connection that records every frame it receives."""
 
     def __init__(self, ws: Any) -> None:
+        self.tokens, self.at = PACE_BURST, time.monotonic()
         self.ws = ws
         self.frames: list[dict[str, Any]] = []
         self.unread: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
@@ -185,7 +190,16 @@ class Client:
                 return got
 
     async def act(self, action: dict[str, Any], move: int | None = None) -> dict[str, Any]:
+        """Play an action and return the reply, paced as a quick player would be: a test that
+        plays a game as fast as the server answers would otherwise be told to slow down."""
         assert self.latest is not None
+        now = time.monotonic()
+        self.tokens = min(PACE_BURST, self.tokens + (now - self.at) * PACE)
+        self.at = now
+        if self.tokens < 1:
+            await asyncio.sleep((1 - self.tokens) / PACE)
+            self.tokens, self.at = 1.0, time.monotonic()
+        self.tokens -= 1
         m = self.latest["move"] if move is None else move
         return await self.reply(
             {"type": "action", "move": m, "action": action, "ref": uuid.uuid4().hex}

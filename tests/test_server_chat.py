@@ -147,13 +147,20 @@ async def test_chat_is_stored_on_postgresql_and_shown_after_a_restart(
 
 
 async def flip_then_two_calls(server: ServerProcess, clients: list[Client]) -> int:
-    """Seat 0 flips; both seats call 'snap' on that flip, seat 0 first. Returns the flip's move."""
+    """Cards are turned in turn until a pair shows; both seats call 'snap' on that flip, seat 0
+    first (he takes the pair; the second voice is too late). Returns the flip's move."""
     ann, ben = clients
-    flipped = await ann.act({"type": "flip"})
-    assert flipped["type"] == "state", flipped
-    move = flipped["move"]
+    assert ann.latest is not None
+    frame = ann.latest
+    for _ in range(300):
+        frame = await clients[frame["view"]["turn"]].act({"type": "flip"}, move=frame["move"])
+        assert frame["type"] == "state", frame
+        if frame["view"]["matches"]:
+            break
+    assert frame["view"]["matches"], "no pair showed in 300 flips"
+    move = frame["move"]
     first = await ann.act({"type": "snap"}, move=move)
-    assert first["type"] == "state", first  # judged: good or false, a move either way
+    assert first["type"] == "state", first  # judged: good, a move
     second = await ben.act({"type": "snap"}, move=move)
     assert (second["type"], second["code"]) == ("error", "too_late"), second
     return move

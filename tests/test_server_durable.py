@@ -188,3 +188,16 @@ async def test_every_broadcast_state_is_already_committed(start_server: Any) -> 
     assert checked > 20
     db.close()
     await spectator.close()
+
+
+async def test_sigterm_closes_each_socket_with_service_restart(start_server: Any) -> None:
+    """docs/serve.md promised close code 1001; uvicorn closes every WebSocket with 1012
+    (service restart) when it stops, before the app's own close runs. The page reconnects on
+    either; the docs now say what a client really gets."""
+    server = start_server(None)
+    table = server.table("shake", [{"kind": "human"}, {"kind": "human"}])
+    client = await Client.open(server, table["table_id"], None, role="spectator")
+    assert await asyncio.to_thread(server.stop) in (0, -15)
+    await asyncio.wait_for(client.reader, 10)
+    assert client.closed is not None and client.closed.rcvd is not None
+    assert client.closed.rcvd.code == 1012

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections import deque
 
 import pytest
 
@@ -13,7 +14,10 @@ pytest.importorskip("redis")
 from redis.asyncio import Redis  # noqa: E402
 from redis.exceptions import ConnectionError as RedisConnectionError  # noqa: E402
 from redis.exceptions import ResponseError  # noqa: E402
+from redis.exceptions import TimeoutError as RedisTimeoutError  # noqa: E402
 
+from gamenight.server.lease_redis import RedisLease  # noqa: E402
+from gamenight.server.protocol import ServerError  # noqa: E402
 from gamenight.server.resp import RespConnection  # noqa: E402
 
 
@@ -48,3 +52,40 @@ async def test_a_dropped_connection_fails_its_commands_and_the_next_reconnects(
     assert await conn.send("PING") == b"PONG"
     conn.close()
     await client.aclose()
+
+
+async def _silent_redis() -> tuple[asyncio.Server, int]:
+    """A Redis that accepts connections and never answers: a frozen or partitioned server."""
+
+    server = await asyncio.get_running_loop().create_server(asyncio.Protocol, "127.0.0.1", 0)
+    return server, int(server.sockets[0].getsockname()[1])
+
+
+async def test_a_redis_that_stops_answering_fails_the_command_instead_of_hanging() -> None:
+    # An operator froze Redis (a network partition, a stalled VM): every move waited for the
+    # lease's reply for ever, holding its table's lock; no player got an answer for minutes.
+    server, port = await _silent_redis()
+    client = Redis(host="127.0.0.1", port=port)
+    conn = RespConnection(client)
+    conn.reply_timeout = 0.2
+    with pytest.raises(RedisTimeoutError):
+        await asyncio.wait_for(conn.send("PING"), 30)
+    assert conn.waiting == deque()  # nothing left waiting on the dropped connection
+    conn.close()
+    await client.aclose()
+    server.close()
+
+
+async def test_a_frozen_redis_refuses_the_write_with_server_error() -> None:
+    server, port = await _silent_redis()
+    client = Redis(host="127.0.0.1", port=port)
+    lease = RedisLease(client, owner="p1")
+    assert lease._conn is not None
+    lease._conn.reply_timeout = 0.2
+    with pytest.raises(ServerError) as refused:
+        async with asyncio.timeout(30):
+            async with lease.hold("t1"):
+                pass
+    assert refused.value.code == "server_error"
+    await client.aclose()
+    server.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -112,22 +113,30 @@ def test_merging_race_records_keeps_every_arrival_once() -> None:
     assert swapped is not None and swapped["arrivals"] == [good, late]
 
 
+@asynccontextmanager
+async def sharing(path: Path, redis_url: str, **kw: Any) -> AsyncIterator[list[TableService]]:
+    """Two table services sharing one database through Redis, as two server processes do."""
+    url = f"sqlite:///{path / 'shared.db'}"
+    services = []
+    try:
+        for _ in range(2):
+            storage = Storage(url)
+            await storage.migrate()
+            fanout = build_fanout(Settings(redis_url=redis_url))
+            await fanout.start()
+            services.append(TableService(storage, fanout, lease=build_lease(fanout), **kw))
+        yield services
+    finally:
+        for service in services:
+            await service.shutdown()
+            await service.fanout.close()
+            await service.storage.close()
+
+
 @pytest.fixture
 async def two_processes(tmp_path: Path, redis_url: str) -> AsyncIterator[list[TableService]]:
-    """Two table services sharing one database through Redis, as two server processes do."""
-    url = f"sqlite:///{tmp_path / 'shared.db'}"
-    services = []
-    for _ in range(2):
-        storage = Storage(url)
-        await storage.migrate()
-        fanout = build_fanout(Settings(redis_url=redis_url))
-        await fanout.start()
-        services.append(TableService(storage, fanout, lease=build_lease(fanout)))
-    yield services
-    for service in services:
-        await service.shutdown()
-        await service.fanout.close()
-        await service.storage.close()
+    async with sharing(tmp_path, redis_url) as services:
+        yield services
 
 
 async def until(check: Callable[[], Any], timeout: float = 20) -> None:
@@ -150,14 +159,14 @@ async def test_both_processes_show_the_same_race_record_and_deadline(
     there = await b.find(table.id)
     await until(lambda: there.status == "playing" and there.deadline is not None)
     assert table.deadline is not None and there.deadline == table.deadline  # A's, not B's own
-    # flip on A until a call is open
-    for _ in range(200):
-        if any(a["type"] == "snap" for s in range(3) for a in table.state.legal_actions(s)):
+    # flip on A until a pair shows: the first call takes it, the second voice is too late
+    for _ in range(300):
+        if table.state.matches():
             break
         turn = table.state.actors()[0]
         await a.act(table.id, tokens[turn], table.move, {"type": "flip"})
+    assert table.state.matches(), "no pair showed in 300 flips"
     callers = [s for s in range(3) if {"type": "snap"} in table.state.legal_actions(s)][:2]
-    assert len(callers) == 2, "no flip opened a call in 200 flips"
     flip = table.move
     await a.act(table.id, tokens[callers[0]], flip, {"type": "snap"})  # first, on A
     await until(lambda: there.move == table.move and there.race is not None)
@@ -284,3 +293,53 @@ async def test_after_redis_comes_back_each_process_catches_up_on_what_it_missed(
     await redis.client_kill_filter(_type="pubsub", skipme=True)  # the outage ends: resubscribe
     await until(lambda: there.move == table.move, timeout=10)
     assert list(there.state.moves) == list(table.state.moves)
+
+
+@pytest.mark.redis
+async def test_a_table_played_on_another_process_is_not_expired_as_idle(
+    tmp_path: Path, redis_url: str
+) -> None:
+    """The process that created a table expired it mid-game (status 'expired' in storage for
+    every process) while both players were playing it through the other process: only its own
+    connections and moves counted as activity, and it had neither."""
+    clock = Clock()
+    async with sharing(tmp_path, redis_url, idle_seconds=600, clock=clock) as (a, b):
+        table, host = await a.create(CreateTable(game="gambler", seats=HUMANS))
+        tokens = [(await a.join(table.id, f"P{i}", i))[1] for i in range(2)]
+        await a.start(table.id, host)
+        there = await b.find(table.id)
+        await until(lambda: there.status == "playing" and there.move == table.move)
+        for seat in range(2):
+            b.connect(there, seat, +1)  # both players' pages are on B
+        for _ in range(4):  # a move on B every five minutes: twenty minutes of play
+            clock.now += 300
+            turn = there.state.actors()[0]
+            await b.act(there.id, tokens[turn], there.move, there.state.legal_actions(turn)[0])
+            await until(lambda: table.move == there.move)
+            assert await a.expire_idle() == []
+        assert table.status == "playing" and there.status == "playing"
+        assert (await a.storage.load_table(table.id) or {})["status"] == "playing"
+        # nobody anywhere: then it does expire
+        for seat in range(2):
+            b.connect(there, seat, -1)
+        clock.now += 601
+        assert await a.expire_idle() == [table.id]
+        assert (await a.storage.load_table(table.id) or {})["status"] == "expired"
+
+
+@pytest.mark.redis
+async def test_a_table_dropped_from_memory_leaves_nothing_behind_in_its_lease(
+    two_processes: list[TableService],
+) -> None:
+    """Each table a process ever wrote left an entry in its lease's memory for as long as the
+    process ran (a long night of tables, none of them ever forgotten)."""
+    a, b = two_processes
+    table, tokens, _ = await gambler_on_both(a, b)
+    turn = table.state.actors()[0]
+    await a.act(table.id, tokens[turn], table.move, table.state.legal_actions(turn)[0])
+    lease: Any = a.lease
+    await asyncio.sleep(0.1)  # the lease is given back after the mover's reply
+    assert table.id in lease._last
+    a.idle_seconds = 0  # nobody is connected: it expires at once
+    assert await a.expire_idle() == [table.id]
+    assert table.id not in lease._last and table.id not in lease._local

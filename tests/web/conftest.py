@@ -12,6 +12,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -59,10 +60,10 @@ class Server:
         return self.call("POST", "/api/tables", {"game": game, "seats": seats, **extra})
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """`gamenight serve` on 127.0.0.1 and a free port, in a fresh directory (its own SQLite)."""
-    workdir = tmp_path_factory.mktemp("serve")
+@contextmanager
+def serving(workdir: Path) -> Iterator[Server]:
+    """`gamenight serve` on 127.0.0.1 and a free port, in `workdir` (its own SQLite), until the
+    block ends."""
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "gamenight.cli", "serve", "--port", str(port)],
@@ -83,12 +84,21 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
                 out = proc.stdout.read() if proc.stdout else ""
                 raise RuntimeError(f"gamenight serve did not start:\n{out}") from None
             time.sleep(0.2)
-    yield Server(base)
-    proc.terminate()
     try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+        yield Server(base)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the session, in a fresh directory."""
+    with serving(tmp_path_factory.mktemp("serve")) as running:
+        yield running
 
 
 @pytest.fixture(scope="module")

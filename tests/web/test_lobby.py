@@ -14,7 +14,7 @@ def test_newcomer_creates_shake_with_two_bots_and_finishes(server: Server, conte
     page = context.new_page()
     errors = watch_errors(page)
     page.goto(server.base + "/")
-    page.get_by_text("Shake", exact=True).click()  # the game's card
+    page.locator("#games").get_by_text("Shake", exact=True).click()  # its card, not a table
     assert page.get_by_role("radio", name="Shake").is_checked()
     page.get_by_label("Your name").fill("Newcomer")
     page.get_by_label("Players").fill("3")
@@ -106,3 +106,19 @@ def test_a_player_count_out_of_range_is_refused_in_words(server: Server, context
         page.wait_for_function("document.querySelector('#create-msg').innerText.length > 0")
         assert "Shake is for 2 to 6 players" in page.locator("#create-msg").inner_text()
     assert len(server.call("GET", "/api/tables")) == before
+
+
+def test_a_full_table_is_offered_to_watch_not_to_join(server: Server, context: Any) -> None:
+    """Every seat taken, the host yet to start: the lobby said '0 open seats' beside a Join
+    button that could only lead to watching."""
+    made = server.table("shake", [{"kind": "human"}, {"kind": "human"}])
+    tid = made["table_id"]
+    for seat, name in enumerate(("Ann", "Ben")):
+        server.call("POST", f"/api/tables/{tid}/join", {"name": name, "seat": seat})
+    page = context.new_page()
+    page.goto(server.base + "/")
+    row = page.locator("#tables li").filter(has=page.locator(f'a[href="/t/{tid}"]'))
+    row.wait_for()
+    assert "full, waiting to start" in row.inner_text()
+    assert row.get_by_role("link", name="watch the").count() == 1
+    assert row.get_by_role("link", name="join the").count() == 0

@@ -7,6 +7,8 @@ import re
 import time
 from typing import Any
 
+import pytest
+
 from .conftest import Server, watch_errors
 from .test_tables import BOT, HUMAN, sit, start_with
 
@@ -27,6 +29,28 @@ def seen(locator: Any) -> bool:
     return bool(locator.evaluate(SEEN))
 
 
+# One synchronous look at the page, since the bots keep playing and the table is redrawn between
+# any two separate questions to the browser. Scrolled to the top, or with pile i brought into view
+# as focus or find in page would: where the bar starts, where each Snap pile ends, and whether each
+# pile and call button is drawn where it is rather than under the bar.
+LOOK = f"""(i = null) => {{
+  scrollTo(0, 0);
+  const piles = [...document.querySelectorAll('.sn-seat')];
+  if (i !== null) piles[i].scrollIntoView({{ block: 'nearest' }});
+  const seen = {SEEN};
+  return {{
+    scrollY: scrollY,
+    bar: document.querySelector('#controls').getBoundingClientRect().top,
+    piles: piles.map(el => ({{
+      bottom: el.getBoundingClientRect().bottom,
+      whole: seen(el),
+      seen: seen(el.querySelector('.sn-piles')),
+    }})),
+    calls: [...document.querySelectorAll('.call')].map(seen),
+  }};
+}}"""
+
+
 def room_for_the_bar(page: Any) -> None:
     """Scrolling leaves the bar's current height (and a little more) under what it brings in."""
     bar = page.locator("#controls").evaluate("el => el.offsetHeight")
@@ -45,20 +69,13 @@ def test_slap_piles_brought_into_view_show_above_the_moves_bar(
     page.wait_for_selector("#controls:not([hidden])")
     assert page.locator("#controls").evaluate("el => getComputedStyle(el).position") == "sticky"
     room_for_the_bar(page)
-    piles = page.locator(".sn-seat")
-    assert piles.count() == 4
     for i in range(4):
-        pile = piles.nth(i)
-        page.evaluate("window.scrollTo(0, 0)")
-        pile.evaluate("el => el.scrollIntoView({ block: 'nearest' })")
-        assert seen(pile), f"pile {i} is under the moves bar"
-        bar = page.locator("#controls").bounding_box()
-        box = pile.bounding_box()
-        assert bar and box and box["y"] + box["height"] <= bar["y"] + 1, (i, box, bar)
+        look = page.evaluate(LOOK, i)
+        assert len(look["piles"]) == 4, look
+        assert look["piles"][i]["whole"], (f"pile {i} is under the moves bar", look)
+        assert look["piles"][i]["bottom"] <= look["bar"] + 1, (i, look)
     # the call buttons the player presses are never under the bar either
-    page.evaluate("window.scrollTo(0, 0)")
-    for call in page.locator(".call").all():
-        assert seen(call)
+    assert all(page.evaluate(LOOK)["calls"])
     assert not errors, errors
 
 
@@ -133,3 +150,42 @@ def test_the_turn_line_does_not_name_the_player_on_their_own_turn(
         turn = page.locator("#turn").inner_text()
         assert turn.startswith("Your turn") and "Sam" not in turn, (game, turn)
         page.close()
+
+
+@pytest.mark.parametrize("game", ["snap", "slap-the-elephant"])
+def test_every_snap_pile_shows_above_the_bar_at_the_top_of_the_page(
+    server: Server, new_context: Any, game: str
+) -> None:
+    """At the very top of a four-player Snap page the moves bar covered the lowest piles: the
+    player had to scroll to see whether a card matched, losing the race for it. The last race's
+    order (once there is one) pushed them further down."""
+    tid, token = start_with(server, game, [HUMAN, BOT, BOT, BOT])
+    page = sit(new_context(**PHONE), server, tid, 0, token, "Sam")
+    errors = watch_errors(page)
+    page.wait_for_selector("#controls:not([hidden])")
+    for flips in range(8):  # as first drawn, then with cards turned up, penalties, races
+        look = page.evaluate(LOOK)
+        assert look["scrollY"] == 0, look
+        assert len(look["piles"]) == 4, look
+        for i, pile in enumerate(look["piles"]):
+            assert pile["bottom"] <= look["bar"] + 1, (flips, i, look)
+            assert pile["seen"], (flips, i, look)
+        assert all(look["calls"]), (flips, look)
+        if page.locator("#controls button.act").count():
+            page.locator("#controls button.act").first.click()
+            page.wait_for_timeout(300)
+    assert not errors, errors
+
+
+def test_a_spectators_bar_does_not_cover_the_table(server: Server, new_context: Any) -> None:
+    """Watching on a phone, a bar saying only "You are watching." stuck over the bottom of the
+    table: the lowest piles stayed hidden under words with nothing to press."""
+    tid, _ = start_with(server, "snap", [HUMAN, BOT, BOT, BOT])  # waits for Sam's flips
+    page = new_context(**PHONE).new_page()
+    errors = watch_errors(page)
+    page.goto(f"{server.base}/t/{tid}")
+    page.wait_for_selector("#controls:not([hidden])")
+    assert page.locator("#controls").inner_text() == "You are watching."
+    assert page.locator("#controls").evaluate("el => getComputedStyle(el).position") == "static"
+    assert page.evaluate("getComputedStyle(document.documentElement).scrollPaddingBottom") == "8px"
+    assert not errors, errors

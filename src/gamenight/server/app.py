@@ -20,10 +20,12 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ValidationError
 from sqlalchemy.exc import DBAPIError
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketState
 
 import gamenight
+from gamenight.engine.errors import describe
 from gamenight.engine.game import game_class, is_realtime
 
 from . import chat, gcpolicy, wire
@@ -41,6 +43,7 @@ from .protocol import (
     JoinTable,
     PlayAction,
     ServerError,
+    SetTimer,
     clean_chat,
 )
 from .replay import add_replay_route
@@ -69,6 +72,8 @@ class Settings:
     http_rate_per_second: float = 50.0  # per client address, for /api/...; 0 turns it off
     http_rate_burst: float = 250.0
     max_refusals: int = 100
+    ws_per_client: int = 100  # open WebSockets per client address; 0 turns the cap off
+    tables_per_client: int = 50  # unfinished tables one client address made here; 0: no cap
 
 
 def build_fanout(settings: Settings) -> FanOut:
@@ -146,6 +151,38 @@ class RawSend:
         await self.app(scope, receive, send)
 
 
+class BodyTooLarge(StarletteHTTPException):
+    """An HTTP body past MAX_FRAME bytes, found while it arrives."""
+
+    def __init__(self) -> None:
+        super().__init__(status_code=413, detail="body too large")
+
+
+class CapBody:
+    """Stops reading an HTTP body at MAX_FRAME bytes: a chunked body has no Content-Length for
+    the middleware to check first, and was read whole (200 MB grew the process by 363 MB)."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_FRAME) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        seen = 0
+
+        async def capped() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise BodyTooLarge()
+            return message
+
+        await self.app(scope, capped, send)
+
+
 class RateLimit:
     """A token bucket per connection: ``rate`` frames a second, bursts of ``burst``."""
 
@@ -190,10 +227,25 @@ class Connection:
         self.notices: deque[Notice] = deque()  # what the pump has still to send, in order
         self.wake: asyncio.Future[None] | None = None  # the pump's, while it waits for notices
         self.chat_sent: set[int] = set()  # ids of the chat messages this connection was sent
-        self.chat_limit = RateLimit(chat.CHAT_PER_SECOND, chat.CHAT_BURST)
 
     async def send(self, frame: dict[str, Any]) -> None:
         await self.send_text(wire.dumps(frame))
+
+    def revoked(self) -> bool:
+        """Whether the seat was left (or taken by a new joiner) since this connection's hello:
+        its old socket went on chatting as the seat, under the new holder's name."""
+        return (
+            self.seat is not None
+            and self.digest is not None
+            and not self.table.holds(self.seat, self.digest)
+        )
+
+    async def drop_revoked(self) -> None:
+        """Tell a connection whose token no longer holds its seat, and close it (4401)."""
+        e = ServerError("bad_token", "this seat was left: your token no longer holds it")
+        async with self.send_lock:
+            await self.send(e.frame())
+        await self.ws.close(code=4401, reason=e.code)
 
     async def send_text(self, text: str) -> None:
         ws = self.ws
@@ -308,6 +360,9 @@ class Connection:
             notice = notices.popleft()
             kind = notice.get("kind")
             if kind == "seats":
+                if self.revoked():
+                    await self.drop_revoked()
+                    return
                 async with self.send_lock:
                     await self.send({"type": "seats", "table": self.table.summary()})
             elif kind == "timer":
@@ -353,6 +408,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await storage.migrate()
+        if not await storage.lock_serving(shared=bool(settings.redis_url)):  # preflight said
+            log.warning("another gamenight serve uses this database without sharing it")
         await service.fanout.start()
         restored = await service.restore()
         log.info("restored %d tables from %s", restored, storage.dialect)
@@ -377,6 +434,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.add_middleware(RawSend)
+    app.add_middleware(CapBody)
     app.state.service = service
     app.state.settings = settings
     app.state.metrics = metrics
@@ -404,9 +462,37 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, e: RequestValidationError) -> JSONResponse:
         err = e.errors()[0] if e.errors() else {"loc": (), "msg": "invalid request"}
-        where = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
+        if err.get("type") == "json_invalid":  # malformed, not invalid: 400, as documented
+            ctx = err.get("ctx")
+            why = ctx.get("error", "") if isinstance(ctx, dict) else ""
+            message = f"the body is not JSON ({why})" if why else "the body is not JSON"
+            return JSONResponse({"code": "bad_frame", "message": message}, status_code=400)
+        where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "the body"
         code = "bad_name" if where == "name" else "bad_request"
         return JSONResponse({"code": code, "message": f"{where}: {err['msg']}"}, status_code=422)
+
+    HTTP_CODES = {
+        400: "bad_frame",
+        404: "not_found",
+        405: "method_not_allowed",
+        413: "frame_too_large",
+    }
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, e: StarletteHTTPException) -> JSONResponse:
+        """Starlette's own refusals (a body it cannot parse, an unknown path or method) in the
+        error shape of every other answer, not its ``{"detail": ...}``."""
+        code = HTTP_CODES.get(e.status_code, "bad_request")
+        message = {
+            400: "the body is not JSON the server can read (too deeply nested, or a number "
+            "too long)",
+            404: "there is no such page or API path",
+            405: "this path does not take that method",
+            413: f"bodies are at most {MAX_FRAME} bytes",
+        }.get(e.status_code, str(e.detail))
+        return JSONResponse(
+            {"code": code, "message": message}, status_code=e.status_code, headers=e.headers
+        )
 
     http_rates = ClientRates(settings.http_rate_per_second, settings.http_rate_burst)
 
@@ -512,10 +598,38 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             )
         return out
 
+    made_by: dict[str, list[str]] = {}  # client address -> the tables it made here
+
+    def unfinished_from(address: str) -> int:
+        """How many tables this address made are still waiting or playing in this process."""
+        live = [
+            tid
+            for tid in made_by.get(address, ())
+            if (t := service.tables.get(tid)) is not None and t.status in ("waiting", "playing")
+        ]
+        if live:
+            made_by[address] = live
+        else:
+            made_by.pop(address, None)
+        return len(live)
+
     @app.post("/api/tables", status_code=201)
     async def create_table(spec: CreateTable, request: Request) -> dict[str, Any]:
-        """Open a table: the game, its options and who sits where (humans or bots)."""
+        """Open a table: the game, its options and who sits where (humans or bots).
+
+        One address may hold ``tables_per_client`` unfinished tables: within the HTTP rate
+        limit, one client made 60 tables a second, each kept in memory (12 KB) for the idle
+        expiry's 6 hours, pushing everyone else's tables out of the lobby's newest 200."""
+        address = request.client.host if request.client else "?"
+        cap = settings.tables_per_client
+        if cap and unfinished_from(address) >= cap:
+            raise ServerError(
+                "too_many_tables",
+                f"at most {cap} unfinished tables from one address: start and finish "
+                "(or leave) some of yours first",
+            )
         table, host = await service.create(spec)
+        made_by.setdefault(address, []).append(table.id)
         return {
             "table_id": table.id,
             "join_url": str(request.url_for("table_page", table_id=table.id)),
@@ -545,6 +659,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/tables/{table_id}/start")
     async def start(table_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
         return (await service.start(table_id, bearer(authorization))).summary()
+
+    @app.post("/api/tables/{table_id}/timer")
+    async def set_timer(
+        table_id: str, body: SetTimer, authorization: str | None = Header(None)
+    ) -> dict[str, Any]:
+        """Set (or take off) the turn timer of a waiting or playing table."""
+        table = await service.set_timer(table_id, bearer(authorization), body.turn_seconds)
+        return table.summary()
 
     @app.post("/api/tables/{table_id}/rematch")
     async def rematch(
@@ -618,9 +740,39 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return True
         return urlsplit(origin).netloc == ws.headers.get("host")
 
+    open_sockets: dict[str, int] = {}  # client address -> its WebSockets open here
+
     @app.websocket("/ws/{table_id}")
     async def socket(ws: WebSocket, table_id: str) -> None:
+        """Counts the client's sockets around ``play_socket``: one address opening a thousand
+        spectators made every connect announce itself to all the others (seconds of stall for
+        every table), and each half-open one holds a slot for the hello's 10 s."""
         await ws.accept()
+        address = ws.client.host if ws.client else "?"
+        held = open_sockets.get(address, 0)
+        cap = settings.ws_per_client
+        if cap and held >= cap:
+            e = ServerError("rate_limited", f"at most {cap} connections from one address")
+            await refuse(ws, e, 4429)
+            return
+        # a connect counts as an API request: each one is announced to every connection of
+        # the table, so 450 connect-and-close a second pushed 900 frames a second to each
+        wait = http_rates.retry_after(address)
+        if wait:
+            e = ServerError("rate_limited", f"too many connections: retry in {wait:.1f} s")
+            await refuse(ws, e, 4429)
+            return
+        open_sockets[address] = held + 1
+        try:
+            await play_socket(ws, table_id)
+        finally:
+            left = open_sockets.get(address, 1) - 1
+            if left > 0:
+                open_sockets[address] = left
+            else:
+                open_sockets.pop(address, None)
+
+    async def play_socket(ws: WebSocket, table_id: str) -> None:
         if not origin_ok(ws):
             await refuse(ws, ServerError("forbidden_origin", "this origin may not connect"), 4403)
             return
@@ -634,6 +786,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return
         except TimeoutError:
             await refuse(ws, ServerError("hello_required", "send hello first"), 4408)
+            return
+        except Exception as e:
+            await refuse_unexpected(ws, table_id, e)
             return
         conn = Connection(ws, service, table, seat, hello.token)
         connections.add(conn)
@@ -656,6 +811,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await serve(conn)
         except (WebSocketDisconnect, RuntimeError):
             pass
+        except Exception as e:  # on connecting: the database or Redis away, or a fault of ours
+            await refuse_unexpected(ws, table.id, e)
         finally:
             pump.cancel()
             unsubscribe()
@@ -675,16 +832,39 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except (WebSocketDisconnect, RuntimeError):
             pass
 
+    async def refuse_unexpected(ws: WebSocket, table_id: str, e: Exception) -> None:
+        """A connect that failed on our side: the page is told and reconnects by itself. With
+        PostgreSQL down, each reconnect of every page used to cut its socket (1006) and log a
+        traceback through the driver; an outage is one warning line, a bug keeps its trace."""
+        metrics.refused.labels("server_error").inc()
+        away = isinstance(e, (OSError, DBAPIError)) or type(e).__module__.startswith("redis")
+        if away:
+            log.warning(
+                "a connection to table %s was refused: the database or Redis is away (%s)",
+                table_id,
+                type(e).__name__,
+                extra={"table": table_id},
+            )
+        else:
+            log.error(
+                "a connection to table %s failed", table_id, exc_info=e, extra={"table": table_id}
+            )
+        why = "the server could not open the table" + ("; try again" if away else "")
+        await refuse(ws, ServerError("server_error", why), 1013 if away else 1011)
+
     async def greet(ws: WebSocket, table_id: str) -> tuple[Hello, Table, SeatKey | None]:
         text = await asyncio.wait_for(ws.receive_text(), HELLO_SECONDS)
         if len(text.encode()) > MAX_FRAME:
             raise ServerError("hello_required", "the hello frame is too large")
         try:
-            hello = Hello.model_validate(_json_loads(text))
-        except (ValueError, ValidationError):
+            first = _json_loads(text)
+        except ValueError as e:
+            raise ServerError("hello_required", f"the first frame is not JSON: {e}") from None
+        if type(first) is not dict or first.get("type") != "hello":
             raise ServerError(
                 "hello_required", 'the first frame is {"type": "hello", "token": ... | null}'
-            ) from None
+            )
+        hello = parsed(Hello, first, "hello_required")  # names the field that is wrong
         table = await service.find(table_id)
         if hello.role != "player":
             return hello, table, None
@@ -751,13 +931,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         kind = frame.get("type")
         if kind not in FRAME_TYPES:
             raise ServerError(
-                "unknown_type", f"unknown frame type {kind!r} (known: action, sync, ping, chat)"
+                "unknown_type",
+                f"unknown frame type {describe(kind)} (known: action, sync, ping, chat)",
             )
         if kind == "ping":
             async with conn.send_lock:
                 await conn.send({"type": "pong", "ref": ref})
         elif kind == "sync":
             await conn.service.catch_up(conn.table, row=True)
+            if conn.revoked():
+                await conn.drop_revoked()
+                return
             await conn.send_state(ref=ref, force=True)
         elif kind == "hello":
             raise ServerError("bad_frame", "hello is the first frame only")
@@ -765,8 +949,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             said = parsed(ChatFrame, frame, "bad_chat")
             if conn.seat is None:
                 raise ServerError("spectator", "take a seat to chat; spectators read along")
+            if conn.revoked():
+                await conn.drop_revoked()
+                return
             text = clean_chat(said.text)  # a refused line costs no chat token
-            if not conn.chat_limit.allow():
+            # one bucket per seat, not per connection: a seat's token opened many sockets
+            bucket = conn.table.chat_limits.get(conn.seat)
+            if bucket is None:
+                bucket = conn.table.chat_limits[conn.seat] = RateLimit(
+                    chat.CHAT_PER_SECOND, chat.CHAT_BURST
+                )
+            if not bucket.allow():
                 raise ServerError(
                     "rate_limited", f"slow down: at most {chat.CHAT_BURST:g} chat lines at once"
                 )

@@ -226,6 +226,10 @@ class RedisLease:
                 extra={"table": lease.table_id},
             )
 
+    def forget(self, table_id: str) -> None:
+        """The process dropped the table: keep nothing of it (the next write catches up)."""
+        self._last.pop(table_id, None)
+
     def seen(self, table_id: str, token: int) -> None:
         """We hold everything the writer with lease ``token`` committed (its notice said so and
         we caught up to it): if that lease is the one before our next, nothing needs reading."""

@@ -25,6 +25,8 @@ STATUS: dict[str, int] = {
     "forbidden_origin": 403,
     "spectator": 403,
     "table_not_found": 404,
+    "not_found": 404,
+    "method_not_allowed": 405,
     "stale_move": 409,
     "too_late": 409,
     "not_your_turn": 409,
@@ -39,6 +41,7 @@ STATUS: dict[str, int] = {
     "bad_option": 422,
     "bad_request": 422,
     "rate_limited": 429,
+    "too_many_tables": 429,
     "server_error": 500,
 }
 
@@ -103,8 +106,14 @@ class CreateTable(Strict):
     game: str = Field(max_length=40)
     options: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatSpec] = Field(min_length=1, max_length=8)
-    turn_seconds: float | None = Field(default=None, ge=3, le=3600)
+    turn_seconds: float | None = Field(default=None, ge=3, le=3600, allow_inf_nan=False)
     bot_pace: Literal["human", "instant"] = "human"
+
+
+class SetTimer(Strict):
+    """A turn timer set while the table waits or plays: null takes it off."""
+
+    turn_seconds: float | None = Field(ge=3, le=3600, allow_inf_nan=False)
 
 
 class JoinTable(Strict):
@@ -117,11 +126,28 @@ class PlayAction(Strict):
     action: dict[str, Any]
 
 
+MAX_MARKS = 4  # combining marks on one character: "Zalgo" text stacks hundreds, over other lines
+
+
+def stacked_marks(text: str) -> bool:
+    """Whether some character of ``text`` carries more than MAX_MARKS combining marks."""
+    run = 0
+    for ch in text:
+        run = run + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
+        if run > MAX_MARKS:
+            return True
+    return False
+
+
 def clean_name(name: str) -> str:
     """A display name safe to show anywhere: printable, no markup, 1 to 24 characters."""
-    name = name.strip()
+    name = unicodedata.normalize("NFC", name).strip()  # "é" is one character, however typed
     if not 1 <= len(name) <= MAX_NAME:
         raise ServerError("bad_name", f"a display name has 1 to {MAX_NAME} characters")
+    if stacked_marks(name):
+        raise ServerError(
+            "bad_name", f"a display name stacks at most {MAX_MARKS} accents on one character"
+        )
     for ch in name:
         if unicodedata.category(ch)[0] in ("C", "Z") and ch != " ":
             raise ServerError("bad_name", f"a display name may not hold control character {ch!r}")
@@ -140,6 +166,10 @@ def clean_chat(text: str) -> str:
         raise ServerError("bad_chat", "a chat message needs some text")
     if len(text) > MAX_CHAT:
         raise ServerError("bad_chat", f"a chat message has at most {MAX_CHAT} characters")
+    if stacked_marks(text):
+        raise ServerError(
+            "bad_chat", f"a chat message stacks at most {MAX_MARKS} accents on one character"
+        )
     for ch in text:
         kind = unicodedata.category(ch)
         if (kind[0] == "C" and ch not in KEPT_FORMATS) or kind in ("Zl", "Zp"):

@@ -18,8 +18,10 @@ import hiredis
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 _PENDING = object()  # what the reader returns while a reply is still incomplete
+REPLY_SECONDS = 5.0  # a reply later than a lease's whole TTL is no use: the connection is dropped
 
 
 def encode(args: tuple[str | bytes | int, ...]) -> bytes:
@@ -47,6 +49,7 @@ class _Protocol(asyncio.Protocol):
                     self.owner.fail(RedisConnectionError("unexpected reply from Redis"))
                     return
                 future = waiting.popleft()
+                self.owner.sent.popleft()
                 if future.done():
                     continue
                 if isinstance(reply, ResponseError):
@@ -73,6 +76,11 @@ class RespConnection:
         self.password: str | None = kwargs.get("password")
         self.connect_timeout: float = kwargs.get("socket_connect_timeout") or 5.0
         self.waiting: deque[asyncio.Future[Any]] = deque()
+        self.sent: deque[float] = deque()  # when each waiting command was written
+        # a Redis that stops answering (frozen, partitioned) must fail its commands, not hold
+        # every table's write for ever: one watchdog timer, not one per command
+        self.reply_timeout: float = kwargs.get("socket_timeout") or REPLY_SECONDS
+        self._watchdog: asyncio.TimerHandle | None = None
         self._transport: asyncio.Transport | None = None
         self._connecting: asyncio.Task[None] | None = None
 
@@ -88,6 +96,10 @@ class RespConnection:
         if transport is not None:
             transport.abort()
         waiting, self.waiting = self.waiting, deque()
+        self.sent = deque()
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            self._watchdog = None
         for future in waiting:
             if not future.done():
                 future.set_exception(error)
@@ -96,10 +108,26 @@ class RespConnection:
         """Send one command now when connected (else once connected); the future is its reply."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         if self._transport is not None and not self._transport.is_closing():
+            loop = asyncio.get_running_loop()
             self.waiting.append(future)
+            self.sent.append(loop.time())
             self._transport.write(encode(args))
+            if self._watchdog is None:
+                self._watchdog = loop.call_later(self.reply_timeout, self._watch)
             return future
         return asyncio.ensure_future(self._send_later(args))
+
+    def _watch(self) -> None:
+        """Drop the connection when its oldest command has waited too long for its reply."""
+        self._watchdog = None
+        if not self.sent:
+            return
+        loop = asyncio.get_running_loop()
+        due = self.sent[0] + self.reply_timeout
+        if loop.time() >= due:
+            self.fail(RedisTimeoutError(f"Redis did not answer within {self.reply_timeout:g} s"))
+        else:
+            self._watchdog = loop.call_at(due, self._watch)
 
     async def _send_later(self, args: tuple[str | bytes | int, ...]) -> Any:
         await self._connect()

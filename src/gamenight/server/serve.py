@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import uvicorn
 
-from . import gcpolicy
+from . import gcpolicy, preflight
 from .app import Settings, create_app
 from .logs import configure_logging
 from .protocol import MAX_FRAME
@@ -52,6 +52,7 @@ def run(settings: Settings) -> None:
     """Serve until Ctrl-C or SIGTERM; in-flight moves are committed before the process ends."""
     # JSON lines for log collectors; readable lines when a person watches the terminal.
     log_config = configure_logging("info", json_lines=not sys.stderr.isatty())
+    preflight.check(settings)  # a wrong URL: one line naming it, before "serving on"
     app = create_app(settings)
     where = normalise_url(settings.database_url)
     print(f"gamenight is serving on {address(settings)}  (open it in a browser; /docs for the API)")

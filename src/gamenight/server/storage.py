@@ -54,6 +54,7 @@ metadata = MetaData()
 Statements = list[tuple[str, list[tuple[Any, ...]]]]
 PG_WRITERS = 2  # group commits in flight at once on PostgreSQL
 CHECKPOINT_EVERY = 200  # group commits between two WAL checkpoints (off the writer's thread)
+SERVING_LOCK = 7275192  # PostgreSQL advisory lock of serving processes (see lock_serving)
 
 
 @dataclass
@@ -380,6 +381,7 @@ class Storage:
         self._max_writers = 1 if self.engine.dialect.name == "sqlite" else PG_WRITERS
         self._write_lock = asyncio.Lock()  # one writer per process: no SQLite lock waits
         self._sqlite: SqliteWriter | None = None
+        self._serving: Any = None  # PostgreSQL: the connection holding SERVING_LOCK
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
             path = self.engine.url.database
@@ -395,7 +397,29 @@ class Storage:
         async with self.engine.begin() as conn:
             await conn.run_sync(_upgrade)
 
+    async def lock_serving(self, shared: bool) -> bool:
+        """Hold the database's serving lock while this process runs: shared among processes
+        that share tables through Redis, exclusive for one without it. Two processes on one
+        PostgreSQL database without Redis each kept their own copy of every table: a table
+        started through one stayed 'waiting' on the other. False: held the other way."""
+        if self.dialect != "postgresql":
+            return True
+        import asyncpg
+
+        dsn = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        conn = await asyncpg.connect(dsn)
+        kind = "pg_try_advisory_lock_shared" if shared else "pg_try_advisory_lock"
+        if not await conn.fetchval(f"SELECT {kind}($1)", SERVING_LOCK):
+            await conn.close()
+            return False
+        self._serving = conn
+        return True
+
     async def close(self) -> None:
+        if self._serving is not None:
+            serving, self._serving = self._serving, None
+            with contextlib.suppress(Exception):  # gone with the database: the lock is too
+                await serving.close()
         if self._sqlite is not None:
             writer, self._sqlite = self._sqlite, None
             await writer.close()

@@ -30,7 +30,9 @@ from gamenight.engine import (
     State,
     UnknownGame,
 )
+from gamenight.engine.errors import describe
 from gamenight.engine.game import game_class, is_realtime
+from gamenight.realtime.table import correct_call
 
 from . import throws, wire
 from .fanout import FanOut, LocalFanOut, Notice
@@ -133,8 +135,10 @@ class Table:
     dealer: Seat | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     last_call_move: int = 0
+    right_before: tuple[int, Any] | None = None  # (last call's move, the right call before it)
     race: dict[str, Any] | None = None
     chat: list[dict[str, Any]] | None = None  # the newest chat messages (server/chat.py)
+    chat_limits: dict[SeatKey, Any] = field(default_factory=dict)  # each seat's chat bucket
     connected: dict[SeatKey, int] = field(default_factory=dict)
     spectators: int = 0
     deadline: float | None = None
@@ -229,7 +233,7 @@ class Table:
             return self.dealer
         if isinstance(key, int) and not isinstance(key, bool) and 0 <= key < len(self.seats):
             return self.seats[key]
-        raise ServerError("bad_request", f"there is no seat {key!r} at this table")
+        raise ServerError("bad_request", f"there is no seat {describe(key)} at this table")
 
 
 def lobby_summary(row: dict[str, Any]) -> dict[str, Any]:
@@ -425,13 +429,16 @@ class TableService:
         )
         table.last_active = table.moved_at = row.get("updated_at") or time.time()
         table.last_call_move = self._last_call(state)
+        table.right_before = None  # recomputed from the moves when needed
         self._make_bots(table)
         return table
 
     def _replayed(self, game: str, options: Any, seed: int, moves: Any) -> Any:
         """A game rebuilt from its record's (seat, action) moves, its dice resumed after them."""
         moves = [{"seat": s, "action": a} for s, a in moves]
-        state = gamenight.replay({"game": game, "options": options, "seed": seed, "moves": moves})
+        record = {"game": game, "options": options, "seed": seed, "moves": moves}
+        # the stored rows do not say whether a cap (Snap's max_flips) ended the game: its moves do
+        state = gamenight.replay(record, check_truncated=False)
         self._resume_dice(state, seed)
         return state
 
@@ -530,15 +537,22 @@ class TableService:
     def _forget(self, table: Table) -> None:
         self.tables.pop(table.id, None)
         self._unfollow(table.id)
+        forget = getattr(self.lease, "forget", None)  # the Redis lease's memory of the table
+        if forget is not None:
+            forget(table.id)
 
     async def open_tables(self, limit: int = LOBBY_SIZE) -> list[dict[str, Any]]:
         """The lobby: the newest waiting tables of every process, read from storage (ours are
         summarised from memory, which also knows who is connected)."""
         out = []
+        stale = self.clock() - self.idle_seconds
         for row in await self.storage.load_tables(status="waiting", limit=limit):
             live = self.tables.get(row["id"])
             if live is None:
-                out.append(lobby_summary(row))
+                # untouched for the idle time and held by no process that would expire it (its
+                # process was stopped for good): listed with a Join button for ever otherwise
+                if (row.get("updated_at") or 0) >= stale:
+                    out.append(lobby_summary(row))
             elif live.status == "waiting":
                 out.append(live.summary())
         return out
@@ -680,6 +694,21 @@ class TableService:
         await self._notify(table, "status")
         return table
 
+    async def set_timer(self, table_id: str, token: str | None, seconds: float | None) -> Table:
+        """The host or a seated player sets the turn timer after the start: a friend who left
+        on his turn at a table without one would otherwise hold every other seat up for good."""
+        table = await self.find(table_id)
+        if not table.is_host(token):
+            table.seat_of(token)  # raises bad_token
+        async with table.lock, self.lease.hold(table.id):
+            await self._catch_up(table, row=True)
+            if table.status not in ("waiting", "playing"):
+                raise ServerError("wrong_status", f"the table is {table.status}")
+            table.turn_seconds = seconds
+            await self.storage.update_table(table.id, turn_seconds=seconds)
+        await self._notify(table, "status")  # arms the timer of the seat to act
+        return table
+
     async def rematch(self, table_id: str, token: str | None) -> Table:
         """One rematch per finished table, however many seats ask at once."""
         old = await self.find(table_id)
@@ -781,17 +810,19 @@ class TableService:
     async def _apply(self, table: Table, seat: SeatKey, move: int, action: Any) -> Accepted:
         if table.status == "waiting":
             raise ServerError("not_started", "the table has not started yet")
-        if table.status != "playing":
-            raise ServerError("game_over", "the game is over")
         st = table.state
         n = len(st.moves)
         kind = action.get("type") if isinstance(action, dict) else None
         is_call = table.realtime and seat != DEALER and kind in _call_types(st)
+        late = is_call and type(move) is int and move < table.last_call_move
+        if table.status != "playing" and not (late and table.status == "finished"):
+            raise ServerError("game_over", "the game is over")
         if type(move) is not int or move > n or (move != n and not is_call):
             raise ServerError(
                 "stale_move", f"that action was chosen at move {move}; the table is at move {n}"
             )
-        if is_call and move < table.last_call_move:
+        # a second voice for the call that ended the game is too late, as for any other call
+        if late and self._second_voice(table, seat, action):
             self._note_race(table, move, seat, str(kind), "too late")
             raise ServerError(
                 "too_late",
@@ -806,6 +837,7 @@ class TableService:
             await self._commit(table, n, new_moves)
             return Accepted(table.id, seat, n, table.move)
         calls_before = getattr(st, "false_calls", 0)
+        right = correct_call(st) if is_call else None
         try:
             st.apply(action, engine_seat(seat))
         except MalformedAction as e:
@@ -826,6 +858,7 @@ class TableService:
         if is_call:
             false = getattr(st, "false_calls", 0) > calls_before
             table.last_call_move = n + 1
+            table.right_before = (n, right)
             self._note_race(table, move, seat, str(kind), "false" if false else "good")
         new += self._draw_chance(table)
         if st.is_terminal():
@@ -874,6 +907,7 @@ class TableService:
         state = self._replayed(table.game_id, table.options, table.seed, moves)
         table.state, table.status = state, "playing"
         table.last_call_move = self._last_call(state)
+        table.right_before = None  # recomputed from the moves when needed
 
     async def _reload(self, table: Table) -> None:
         row = await self.storage.load_table(table.id)
@@ -882,6 +916,7 @@ class TableService:
         fresh = self._from_row(row, await self.storage.load_moves(table.id))
         table.state, table.status = fresh.state, fresh.status
         table.last_call_move = fresh.last_call_move
+        table.right_before = None  # recomputed from the moves when needed
 
     async def catch_up(self, table: Table, upto: int | None = None, row: bool = False) -> None:
         """Apply moves another process stored after ours, and (``row``) its seats and status
@@ -897,6 +932,9 @@ class TableService:
         table = self.tables.get(str(notice.get("table_id")))
         if table is None or "origin" not in notice:
             return
+        # in use elsewhere (a move, a seat, a connection, a line of chat): not idle here either,
+        # or the process that made the table expired it under players playing on another one
+        table.last_active = self.clock()
         if notice.get("kind") == "chat":
             from .chat import absorb
 
@@ -945,6 +983,28 @@ class TableService:
                 table.seats, table.dealer = self._seats_from(fresh)
                 table.host_hash = fresh["host_hash"]
                 table.rematch = fresh.get("rematch")
+                table.turn_seconds = fresh.get("turn_seconds")
+
+    def _second_voice(self, table: Table, seat: SeatKey, action: Any) -> bool:
+        """A call chosen before the last call was applied is dropped as too late when it is not
+        right now but asked for what that call took (or is no longer open), as at the realtime
+        table; a call at nothing is judged like any other, since the rulebook punishes every
+        call made with no pair showing, and a call still right now wins."""
+        es = engine_seat(seat)
+        if es is None or action not in table.state.legal_actions(es):
+            return True
+        if action == correct_call(table.state):
+            return False
+        return bool(action == self._right_before_call(table))
+
+    def _right_before_call(self, table: Table) -> Any:
+        """The call that was right just before the last call (replayed once after a restart or
+        another process's call, then kept)."""
+        k = table.last_call_move - 1
+        if table.right_before is None or table.right_before[0] != k:
+            before = self._replayed(table.game_id, table.options, table.seed, table.state.moves[:k])
+            table.right_before = (k, correct_call(before))
+        return table.right_before[1]
 
     def _note_race(self, table: Table, move: int, seat: SeatKey, kind: str, result: str) -> None:
         if table.race is None or table.race["move"] != move:
@@ -1147,8 +1207,12 @@ class TableService:
                     n,
                     asyncio.create_task(self._bot_move(table, seat, at, action, delay + standby)),
                 )
-        # the timer runs for the first seat to act until that seat acts (its key holds the seat)
-        due = actors[0] if table.turn_seconds and actors and actors[0] not in table.bots else None
+        # the timer runs for the first seat to act until that seat acts (its key holds the seat);
+        # in Snake Eyes that is the human holding the dice, whose throw the table waits for
+        waiting = self._actors(table)
+        due = (
+            waiting[0] if table.turn_seconds and waiting and waiting[0] not in table.bots else None
+        )
         current = table.tasks.get("timer")
         if current is not None and current[0] != due:
             current[1].cancel()
@@ -1173,7 +1237,6 @@ class TableService:
         if table.realtime:
             from gamenight.realtime.reaction import level as level_named
             from gamenight.realtime.reaction import reaction_ms
-            from gamenight.realtime.table import correct_call
 
             lv = level_named(table.seats[seat].level or "normal")
             call = correct_call(st)
@@ -1213,10 +1276,13 @@ class TableService:
         try:
             await asyncio.sleep(seconds)
             table.tasks.pop("timer", None)
-            actors = table.state.actors()
+            actors = self._actors(table)
             if table.status != "playing" or not actors or actors[0] != seat:
                 return
-            action = default_action(table.state, seat)
+            # the dice holder's one move is the throw the table waits for (server/throws.py)
+            action = (
+                throws.THROW if seat == throws.holder(table) else default_action(table.state, seat)
+            )
             if action is None:
                 return
             await self.play(table, seat, table.move, action, timer=True)

@@ -46,7 +46,49 @@ export function seatTag(seat, names, extra = {}) {
   const name = names?.[seat] ?? letter(seat);
   return h("span", { class: "seat-tag", ...extra },
     h("span", { class: "seat-dot", style: `background:${seatColor(seat)}`, "aria-hidden": "true" }, letter(seat)),
-    h("span", { class: "seat-name" }, name));
+    h("bdi", { class: "seat-name" }, name));
+}
+
+// A player's name is isolated from the text around it (<bdi>): a right-to-left name ("سارة",
+// "דנה") next to numbers or punctuation would otherwise carry them into its own direction and
+// reorder the line ("سارة 975" shown as "975 سارة").
+
+/** A player-supplied name as an isolated node. */
+export const bdi = (name, attrs = {}) => h("bdi", attrs, name);
+
+const escapeRe = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** `text` (a turn line, a server's log line) as nodes, each player's name in it isolated. */
+export function withNames(text, names) {
+  const list = [...new Set((names || []).filter((n) => typeof n === "string" && n))].sort((a, b) => b.length - a.length);
+  const line = String(text);
+  if (!list.length) return [line];
+  const out = [];
+  let at = 0;
+  for (const m of line.matchAll(new RegExp(list.map(escapeRe).join("|"), "g"))) {
+    if (m.index > at) out.push(line.slice(at, m.index));
+    out.push(bdi(m[0]));
+    at = m.index + m[0].length;
+  }
+  if (at < line.length) out.push(line.slice(at));
+  return out;
+}
+
+// The engine writes seats as letters, as the rulebooks do ("C rolls 11; C wins 5 on field"); at a
+// table the players have names. A capital A-H standing alone as a word is a seat; text in quotes
+// (a Fortune card's own words, "A cab ride...") and the dealer's reason for a void roll are
+// left as written.
+const SEAT_WORD = /"[^"]*"|^No roll: .*$|(?<![\w#$'&-])([A-H])(?=$|[\s,.;:)'])/g;
+
+/** A log line with each seat letter of `names` (by seat) written as that seat's name. */
+export function seatNames(text, names) {
+  const line = String(text);
+  if (!names?.length) return line;
+  return line.replace(SEAT_WORD, (whole, seatLetter) => {
+    if (!seatLetter) return whole;
+    const name = names[seatLetter.charCodeAt(0) - 65];
+    return typeof name === "string" && name ? name : whole;
+  });
 }
 
 export function fraction(p) {

@@ -1,5 +1,5 @@
 // The lobby: pick a game, seat humans and bots, set the rules options, create the table, see open tables.
-import { h, mount, letter } from "./dom.js";
+import { h, mount, letter, bdi } from "./dom.js";
 import { api, seats, hostTokens, playerName, rememberName } from "./net.js";
 
 const $ = (id) => document.getElementById(id);
@@ -105,7 +105,8 @@ function drawSeats() {
     return h("li", {}, h("label", { for: `seat-${s}` }, h("strong", {}, `Seat ${letter(s)}`)), Object.assign(sel, { id: `seat-${s}` }));
   });
   mount($("seat-editor"), h("h3", {}, "Who sits where"), h("ul", { class: "seats-edit" }, ...rows),
-    h("p", { class: "muted" }, "Bots play at once; open seats wait for friends with the join link."));
+    h("p", { class: "muted" }, REALTIME.has(g.id) ? "Bots react like people (the bot speed is under Table settings); open seats wait for friends with the join link."
+      : "Bots play at once; open seats wait for friends with the join link."));
 }
 
 function readOptions() {
@@ -142,8 +143,12 @@ function readSeats() {
 const MAX_NAME = 24;
 const MARKUP = /[<>&"'`]/u;
 const CONTROL = /[\p{C}\p{Z}]/u;
+const MAX_MARKS = 4; // combining marks on one character (protocol.MAX_MARKS)
+const STACKED = new RegExp(`[\\p{Mn}\\p{Me}]{${MAX_MARKS + 1},}`, "u");
 function nameProblem(name) {
+  name = name.normalize("NFC");
   if ([...name].length > MAX_NAME) return `a display name has 1 to ${MAX_NAME} characters`;
+  if (STACKED.test(name)) return `a display name stacks at most ${MAX_MARKS} accents on one character`;
   const bad = [...name].find((ch) => MARKUP.test(ch) || (ch !== " " && CONTROL.test(ch)));
   if (!bad) return null;
   return MARKUP.test(bad) ? `a display name may not hold markup (${bad})` : "a display name may not hold control characters";
@@ -196,9 +201,15 @@ async function drawTables() {
     if (!list.length) { mount(box, h("li", { class: "muted" }, "No open tables. Create one and share its link.")); return; }
     mount(box, ...list.map((t) => {
       const free = t.seats.filter((s) => s.kind !== "bot" && !s.taken).length;
-      const who = t.seats.filter((s) => s.taken || s.kind === "bot").map((s) => s.name || (s.kind === "bot" ? "bot" : "?")).join(", ");
-      return h("li", {}, h("div", {}, h("strong", {}, t.title || t.game), h("div", { class: "muted" }, `${free} open seat${free === 1 ? "" : "s"}${who ? ` · ${who}` : ""}`)),
-        h("a", { class: "button primary", href: `/t/${encodeURIComponent(t.table_id)}`, "aria-label": `join the ${t.title || t.game} table` }, "Join"));
+      const who = t.seats.filter((s) => s.taken || s.kind === "bot").map((s) => s.name || (s.kind === "bot" ? "bot" : "?"));
+      const listed = who.flatMap((n, i) => [i ? ", " : " · ", bdi(n)]); // each name isolated: an RTL one keeps its place
+      const title = t.title || t.game;
+      const href = `/t/${encodeURIComponent(t.table_id)}`;
+      // every seat taken, waiting for its host to start: there is nothing to join, only to watch
+      const go = free ? h("a", { class: "button primary", href, "aria-label": `join the ${title} table` }, "Join")
+        : h("a", { class: "button", href, "aria-label": `watch the ${title} table` }, "Watch");
+      const seatsLine = free ? `${free} open seat${free === 1 ? "" : "s"}` : "full, waiting to start";
+      return h("li", {}, h("div", {}, h("strong", {}, title), h("div", { class: "muted" }, seatsLine, ...listed)), go);
     }));
   } catch { /* the next poll tries again */ }
 }

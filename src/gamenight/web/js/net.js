@@ -42,6 +42,11 @@ export const hostTokens = {
 export function playerName() { return localStorage.getItem("gamenight:name") || ""; }
 export function rememberName(name) { localStorage.setItem("gamenight:name", name); }
 
+// A connection that died while a phone slept stays "open" to the browser: nothing arrives and what
+// is sent goes nowhere. A ping the server does not answer in time means it is gone: reconnect.
+const PING_EVERY_MS = 20000;
+const PONG_WAIT_MS = 8000;
+
 /**
  * A table's WebSocket that says hello with the seat token, reconnects with backoff after a drop,
  * and reports its state ("connecting", "open", "reconnecting", "closed") to onStatus.
@@ -56,7 +61,28 @@ export class TableSocket {
     this.tries = 0;
     this.closed = false;
     this.refs = 0;
+    // a phone waking up (or a laptop back on the network) checks its connection at once
+    this.wake = () => { if (document.visibilityState !== "hidden") this.check(); };
+    document.addEventListener("visibilitychange", this.wake);
+    addEventListener("online", this.wake);
     this.connect();
+  }
+
+  /** Ping; if nothing at all comes back in time, drop this connection and open a new one. */
+  check() {
+    const ws = this.ws;
+    if (this.closed || !ws || ws.readyState !== WebSocket.OPEN || this.watchdog) return;
+    const heard = this.heard;
+    this.send({ type: "ping" });
+    this.watchdog = setTimeout(() => {
+      this.watchdog = null;
+      if (this.closed || ws !== this.ws || this.heard !== heard) return;
+      this.ws = null; // its close event, whenever the browser fires it, is ignored
+      clearInterval(this.pinger);
+      ws.close();
+      this.tries += 1;
+      this.connect();
+    }, PONG_WAIT_MS);
   }
 
   connect() {
@@ -68,17 +94,18 @@ export class TableSocket {
       this.tries = 0;
       ws.send(JSON.stringify(this.role ? { type: "hello", token: this.token || null, role: this.role } : { type: "hello", token: this.token || null }));
       clearInterval(this.pinger);
-      this.pinger = setInterval(() => this.send({ type: "ping" }), 20000);
+      this.pinger = setInterval(() => this.check(), PING_EVERY_MS);
     });
     ws.addEventListener("message", (e) => {
+      if (ws === this.ws) this.heard = performance.now();
       let frame;
       try { frame = JSON.parse(e.data); } catch { return; }
       if (frame.type === "welcome") this.onStatus("open"); // the server knows us: now we are live
       this.onFrame(frame);
     });
     ws.addEventListener("close", (e) => {
+      if (this.closed || ws !== this.ws) return; // an old connection: the new one keeps its pings
       clearInterval(this.pinger);
-      if (this.closed || ws !== this.ws) return;
       if (e.code === 4404 || e.code === 4401) { this.onStatus("closed", e.reason); return; }
       this.tries += 1;
       this.onStatus("reconnecting");
@@ -103,7 +130,10 @@ export class TableSocket {
   close() {
     this.closed = true;
     clearTimeout(this.timer);
+    clearTimeout(this.watchdog);
     clearInterval(this.pinger);
+    document.removeEventListener("visibilitychange", this.wake);
+    removeEventListener("online", this.wake);
     this.ws?.close();
   }
 }

@@ -1,17 +1,18 @@
 // The replay viewer of a finished game: step through the moves and see the table after each one.
-import { h, mount, letter } from "./dom.js";
+import { h, mount, letter, bdi, withNames, seatNames } from "./dom.js";
 
-function moveText(m, names) {
-  const who = m.seat === null || m.seat === undefined ? "chance" : names[m.seat] ?? letter(m.seat);
+function moveText(m, names, live) {
+  // seatless moves are the table's draws, or at a live casino table the dealer's entries
+  const who = m.seat === null || m.seat === undefined ? (live ? "the dealer" : "chance") : bdi(names[m.seat] ?? letter(m.seat));
   const rest = Object.entries(m.action || {}).filter(([k]) => k !== "type").map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`);
-  return `${who}: ${(m.action?.type || "?").replaceAll("_", " ")}${rest.length ? ` (${rest.join(", ")})` : ""}`;
+  return [who, `: ${(m.action?.type || "?").replaceAll("_", " ")}${rest.length ? ` (${rest.join(", ")})` : ""}`];
 }
 
 /**
  * frames: [{move, view, events}] snapshots (from the server's replay, or those this browser saw),
  * record: the public record ({moves: [{seat, action}]}).
  */
-export function replayViewer({ record, frames, renderer, names, seat, close }) {
+export function replayViewer({ record, frames, renderer, names, every = names, seat, close }) {
   const moves = record?.moves || [];
   const steps = [...new Map((frames || []).map((f) => [f.move, f])).values()].sort((a, b) => a.move - b.move);
   let i = steps.length ? steps.length - 1 : 0;
@@ -19,7 +20,7 @@ export function replayViewer({ record, frames, renderer, names, seat, close }) {
   const where = h("p", { class: "replay-where", "aria-live": "polite" });
   const events = h("ol", { class: "log replay-events", "aria-label": "events of this move" });
   const slider = h("input", { type: "range", min: 0, max: Math.max(0, steps.length - 1), value: i, "aria-label": "move", oninput: (e) => go(Number(e.target.value)) });
-  const list = h("ol", { class: "replay-moves", "aria-label": "every move of the record" }, ...moves.map((m, k) => h("li", { "data-move": k + 1 }, moveText(m, names))));
+  const list = h("ol", { class: "replay-moves", "aria-label": "every move of the record" }, ...moves.map((m, k) => h("li", { "data-move": k + 1 }, ...moveText(m, names, Boolean(record?.options?.live)))));
 
   function go(k) {
     if (!steps.length) return;
@@ -28,7 +29,7 @@ export function replayViewer({ record, frames, renderer, names, seat, close }) {
     slider.value = String(i);
     where.textContent = `After move ${f.move} of ${moves.length || steps[steps.length - 1].move} (step ${i + 1} of ${steps.length})`;
     mount(board, renderer.render({ view: f.view, names, seat, legal: [], actors: [], act: () => {}, redraw: () => go(i), race: null }));
-    mount(events, ...(f.events || []).map((e) => h("li", {}, e)));
+    mount(events, ...(f.events || []).map((e) => h("li", {}, ...withNames(seatNames(e, names), every))));
     for (const li of list.children) li.classList.toggle("now", Number(li.dataset.move) === f.move);
   }
 
@@ -41,10 +42,11 @@ export function replayViewer({ record, frames, renderer, names, seat, close }) {
   const root = h("div", { class: "replay-root", onkeydown: keys },
     h("div", { class: "replay-head" }, h("h2", {}, "Replay"),
       h("div", { class: "buttons" },
-        h("button", { onclick: () => go(0), "aria-label": "first move" }, "⏮"),
+        // words and arrows every font has: "⏮" and "⏭" were empty boxes on many systems
+        h("button", { onclick: () => go(0), "aria-label": "first move" }, "|◀ First"),
         h("button", { onclick: () => go(i - 1), "aria-label": "previous move", id: "replay-prev" }, "◀ Back"),
         h("button", { onclick: () => go(i + 1), "aria-label": "next move", id: "replay-next" }, "Next ▶"),
-        h("button", { onclick: () => go(steps.length - 1), "aria-label": "last move" }, "⏭"),
+        h("button", { onclick: () => go(steps.length - 1), "aria-label": "last move" }, "Last ▶|"),
         h("button", { onclick: close }, "Close"))),
     slider, where,
     steps.length ? null : h("p", { class: "muted" }, "No pictures of this game are available; the moves are listed below."),

@@ -1,6 +1,6 @@
 // The table page: join a seat, wait for the start, then play whatever game the table holds.
 // The server decides everything; this page draws the state frames it sends and proposes actions.
-import { h, s, mount, letter, seatTag, seatColor } from "./dom.js";
+import { h, s, mount, letter, seatTag, seatColor, bdi, withNames, seatNames } from "./dom.js";
 import { api, seats, hostTokens, TableSocket, playerName, rememberName } from "./net.js";
 import { replayViewer } from "./replay.js";
 
@@ -19,6 +19,7 @@ const app = {
   pending: false,
   starting: false, // a start request is on its way
   eventCount: 0, // log lines shown so far
+  late: false, // a call was refused as too late: the race frame on its way names who took it
 };
 
 const GAME_MODULES = {
@@ -44,11 +45,16 @@ function names() {
   return list;
 }
 
+/** Every way a name shows in a line: as drawn here ("Kim (bot)") and as the server wrote it. */
+function allNames() {
+  return [...names(), ...(app.summary?.seats || []).map((s) => s.name)];
+}
+
 // ---- banner, connection --------------------------------------------------------------------
 let bannerTimer = null;
 function banner(text, kind = "error") {
   const b = $("banner");
-  b.textContent = text;
+  mount(b, ...withNames(text, allNames()));
   b.className = `banner ${kind}`;
   b.hidden = false;
   clearTimeout(bannerTimer);
@@ -73,7 +79,7 @@ function chatLine(m) {
   if (typeof m.seat === "number") {
     who.append(h("span", { class: "seat-dot", style: `background:${seatColor(m.seat)}`, "aria-hidden": "true", text: letter(m.seat) }));
   }
-  who.append(h("span", { class: "chat-name", text: `${m.name}:` }));
+  who.append(h("span", { class: "chat-name" }, bdi(m.name), ":"));
   const at = new Date(m.at * 1000);
   return h("li", { "data-id": m.id }, who, h("span", { class: "chat-text", text: m.text }),
     h("time", { class: "chat-at", datetime: at.toISOString(), text: at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) }));
@@ -111,7 +117,9 @@ function showChat() {
   const seated = app.seat !== null && app.seat !== undefined;
   $("chat-form").hidden = !seated;
   if (!seated) $("chat-note").textContent = "";
-  panel.querySelector("h2").textContent = seated ? "Chat" : "Chat (take a seat to talk)";
+  // a watcher may talk once seated; with every seat taken there is none to take
+  const why = openSeats().length ? "take a seat to talk" : "players only: you are watching";
+  panel.querySelector("h2").textContent = seated ? "Chat" : `Chat (${why})`;
   panel.hidden = false;
 }
 
@@ -136,7 +144,8 @@ function openSeats() {
 function showJoin() {
   const panel = $("join");
   const free = openSeats();
-  if (!free.length || app.summary.status !== "waiting") { panel.hidden = true; return; }
+  // a seat left open when the host started early is still there to take: the game waits on it
+  if (!free.length || !["waiting", "playing"].includes(app.summary.status)) { panel.hidden = true; return; }
   const seatKey = free.map((s) => String(s.seat)).join(",");
   if (!panel.hidden && panel.dataset.seats === seatKey) return; // same seats: keep what the player typed
   // a redraw (a seat was taken or freed) keeps the typed name, the chosen seat and any message
@@ -156,10 +165,11 @@ function showJoin() {
       rememberName(chosen);
       seats.set(tableId, { seat: res.seat, token: res.token, name: chosen });
       panel.hidden = true;
+      $("waiting-title")?.focus(); // the join form is gone: focus goes on to the waiting room
       connect();
     } catch (err) {
       // the refused name goes back to the player as plain text, never as markup
-      msg.textContent = `“${chosen}” could not join: ${err.message}`;
+      mount(msg, "“", bdi(chosen), `” could not join: ${err.message}`);
     }
   } },
   h("label", { for: "join-name" }, "Your name"), name,
@@ -186,13 +196,17 @@ function seatList(summary) {
 function showWaiting() {
   const panel = $("waiting");
   const sum = app.summary;
-  if (sum.status !== "waiting") { panel.hidden = true; return; }
+  if (sum.status !== "waiting") {
+    if (panel.contains(document.activeElement)) app.focusMoves = true; // the moves take focus
+    panel.hidden = true;
+    return;
+  }
   const link = joinLink();
-  const copy = h("button", { type: "button", onclick: async () => {
+  const copy = h("button", { type: "button", id: "copy-link", onclick: async () => {
     try { await navigator.clipboard.writeText(link); copy.textContent = "Copied!"; } catch { linkBox.select(); document.execCommand?.("copy"); copy.textContent = "Copied!"; }
     setTimeout(() => { copy.textContent = "Copy the join link"; }, 2000);
   } }, "Copy the join link");
-  const linkBox = h("input", { class: "link", readonly: true, value: link, "aria-label": "join link", onfocus: (e) => e.target.select() });
+  const linkBox = h("input", { class: "link", id: "join-link", readonly: true, value: link, "aria-label": "join link", onfocus: (e) => e.target.select() });
   const me = seats.get(tableId);
   const host = hostTokens.get(tableId);
   const allIn = openSeats().length === 0;
@@ -201,19 +215,39 @@ function showWaiting() {
   const start = h("button", { class: "primary big", id: "start", disabled: canStart && !app.starting ? null : true, onclick: async () => {
     if (app.starting) return;
     app.starting = true;
+    // disabling the focused button drops focus to <body>: the moves take it when they show
+    if (document.activeElement === start) app.focusMoves = true;
     start.disabled = true;
     try {
       const summary = await api(`/api/tables/${encodeURIComponent(tableId)}/start`, { method: "POST", token: host || me?.token });
       updateSummary(summary);
-    } catch (err) { banner(err.message); start.disabled = false; } finally { app.starting = false; }
+    } catch (err) {
+      banner(err.message);
+      start.disabled = false;
+      if (app.focusMoves) { app.focusMoves = false; $("start")?.focus(); }
+    } finally { app.starting = false; }
   } }, "Start the game");
-  mount(panel, h("h2", {}, "Waiting for players"),
+  // a player who took the wrong seat (or has to go) gives it back before the game starts
+  const leave = me ? h("button", { id: "leave", onclick: async () => {
+    leave.disabled = true;
+    try {
+      await api(`/api/tables/${encodeURIComponent(tableId)}/leave`, { method: "POST", token: me.token });
+      dropSeat(me.token);
+    } catch (err) { banner(err.message); leave.disabled = false; }
+  } }, "Leave the seat") : null;
+  // redrawn at every seat change (and every 3 s): focus stays on the control of the same id
+  const focused = panel.contains(document.activeElement) ? document.activeElement.id : null;
+  // a friend who came after the last seat was taken can only watch: say so, with no Start to try
+  const onlyWatch = !canStart && allIn;
+  mount(panel, h("h2", { id: "waiting-title", tabindex: "-1" }, onlyWatch ? "Waiting for the start" : "Waiting for players"),
     h("div", { class: "linkrow" }, linkBox, copy),
-    h("p", { class: "muted" }, "Send this link to your friends; each picks a seat and a name."),
+    h("p", { class: "muted" }, onlyWatch ? "Anyone with this link can watch the game here." : "Send this link to your friends; each picks a seat and a name."),
     seatList(sum),
-    start,
-    canStart ? null : h("p", { class: "muted" }, "The host starts the game, or anyone once every seat is taken."));
+    onlyWatch ? h("p", { class: "note strong" }, "Every seat is taken: you are watching. The game shows here as soon as a player starts it.")
+      : [h("div", { class: "linkrow" }, start, leave),
+        canStart ? null : h("p", { class: "muted" }, "The host starts the game, or anyone once every seat is taken.")]);
   panel.hidden = false;
+  if (focused) $(focused)?.focus({ preventScroll: true });
 }
 
 // While waiting, ask for the seats now and then as well: a join that raced our hello still shows.
@@ -246,8 +280,10 @@ function offerRematch(newId) {
     if (host) hostTokens.set(newId, host);
     location.href = `/t/${encodeURIComponent(newId)}`;
   };
-  over.append(h("p", { class: "note strong" }, "A rematch is set up at a new table. ",
-    h("button", { class: "primary", id: "rematch-join", onclick: go }, "Go to the rematch")));
+  // said in the panel's live region: a screen-reader player hears that a rematch waits
+  const note = h("p", { class: "note strong" }, "A rematch is set up at a new table. ",
+    h("button", { class: "primary", id: "rematch-join", onclick: go }, "Go to the rematch"));
+  (over.querySelector("#rematch-note") || over).append(note);
 }
 
 function drawSeats() {
@@ -309,12 +345,21 @@ function drawControls(frame) {
   });
   const mine = myTurn || buttons.length > 0;
   const hint = mine || app.seat === "dealer" ? app.renderer?.hint?.(frame.view, { dealer: app.seat === "dealer", due: frame.dealer_due }) : null;
-  const who = app.seat === null || app.seat === undefined ? h("p", { class: "muted" }, "You are watching.")
+  const watching = app.seat === null || app.seat === undefined;
+  const who = watching ? (frame.status === "finished" ? null : h("p", { class: "muted" }, "You are watching."))
     : !mine && !hint && frame.status === "playing" ? h("p", { class: "muted" }, "Waiting for the others…") : null;
-  const hadFocus = box.contains(document.activeElement);
+  // focus on the moves, or parked on the turn line while the others played: the player's place
+  const handOn = app.focusMoves && !$("play").hidden; // the moves take focus once they show
+  if (handOn) app.focusMoves = false;
+  const inBox = box.contains(document.activeElement);
+  const hadFocus = inBox || document.activeElement === $("turn") || handOn;
   box.hidden = !buttons.length && !hint && !who;
-  mount(box, h("h2", {}, myTurn && buttons.length ? "Your move" : "Moves"), hint ? h("p", { class: "hint" }, hint) : null, who, h("div", { class: "buttons" }, ...buttons));
-  if (hadFocus) (buttons[0] || $("turn")).focus?.(); // a keyboard player keeps their place
+  box.classList.toggle("idle", !buttons.length && !hint); // only words: nothing to keep in reach
+  mount(box, h("h2", {}, myTurn && buttons.length ? "Your move" : "Moves"), hint ? h("p", { class: "hint" }, hint) : null, who, h("div", { class: "buttons" }, ...buttons), timerOffer(frame));
+  // a keyboard player keeps their place: on the first move, or on the turn line (focusable, so
+  // focus never falls to <body>) until this seat's turn comes (a side move offered off turn,
+  // Gambler's IOU, does not pull a waiting player's focus onto itself)
+  if (hadFocus) ((inBox || myTurn || handOn ? buttons[0] : null) || $("turn")).focus();
 }
 
 function drawTurn(frame) {
@@ -323,14 +368,56 @@ function drawTurn(frame) {
   const text = app.renderer?.turn?.(frame.view, names(), me) || "";
   const t = $("turn");
   const mine = isMine(frame);
-  t.textContent = mine ? (text ? `Your turn · ${text}` : "Your turn") : text;
+  const line = mine ? (text ? `Your turn · ${text}` : "Your turn") : [text, awayNote(frame)].filter(Boolean).join(" · ");
+  // a live region: rewritten only when its words change, so a screen reader says a new turn
+  // once instead of repeating the same line at every frame
+  if (t.dataset.line !== line) { mount(t, ...withNames(line, allNames())); t.dataset.line = line; }
   t.classList.toggle("mine", mine);
   document.body.classList.toggle("my-turn", mine);
 }
 
+/** A player to move whose every tab is gone, or a seat to move nobody has taken yet: the others
+ * learn why nothing happens, and what will. */
+function awayNote(frame) {
+  if (frame.status !== "playing") return "";
+  // in Snap and Slap everyone may call, but the table waits only for the seat to turn up a card
+  const toMove = (seat) => (app.renderer?.isMine ? app.renderer.isMine(frame.view, seat) : (frame.actors || []).includes(seat));
+  const due = (app.summary?.seats || []).filter((s) => s.kind !== "bot" && typeof s.seat === "number"
+    && s.seat !== app.seat && toMove(s.seat));
+  const n = names();
+  const open = due.filter((s) => !s.taken);
+  if (open.length) {
+    const which = open.map((s) => n[s.seat]).join(" and ");
+    return frame.deadline ? `${which} ${open.length > 1 ? "are" : "is"} open: the table moves for it when the time runs out`
+      : `${which} ${open.length > 1 ? "are" : "is"} open: the table waits for a friend to take it with the link`;
+  }
+  const gone = due.filter((s) => s.taken && !s.connected);
+  if (!gone.length) return "";
+  const who = gone.map((s) => n[s.seat]).join(" and ");
+  const be = gone.length > 1 ? "are" : "is";
+  return frame.deadline ? `${who} ${be} away: the table moves for ${who} when the time runs out`
+    : `${who} ${be} away: the table waits for ${who} to come back`;
+}
+
+// A table without a turn timer waits for good for a player who left on his turn: the others
+// (any seated player, or the host) may give every turn a time limit from now on.
+const OFFERED_TIMER = 60;
+function timerOffer(frame) {
+  const token = seats.get(tableId)?.token || hostTokens.get(tableId);
+  if (frame.deadline || !token || !awayNote(frame)) return null;
+  const button = h("button", { id: "set-timer", onclick: async () => {
+    button.disabled = true;
+    try {
+      updateSummary(await api(`/api/tables/${encodeURIComponent(tableId)}/timer`, { method: "POST", token, body: { turn_seconds: OFFERED_TIMER } }));
+    } catch (err) { banner(err.message); button.disabled = false; }
+  } }, `Start a ${OFFERED_TIMER}-second turn timer`);
+  return h("p", { class: "timer-offer" }, button, h("small", {}, " When it runs out, the table plays the safe default move for whoever is to move."));
+}
+
 function drawLog(lines) {
   const log = $("log");
-  for (const line of lines) log.append(h("li", {}, line));
+  const who = allNames();
+  for (const line of lines) log.append(h("li", {}, ...withNames(seatNames(line, names()), who)));
   while (log.children.length > 200) log.firstChild.remove();
   log.scrollTop = log.scrollHeight;
 }
@@ -344,13 +431,32 @@ function draw() {
     actors: frame.actors || [], race: frame.race, act, redraw: draw, dealer: app.seat === "dealer",
     dealerLegal: app.seat === "dealer" ? frame.legal_actions || [] : [], lastDice: app.lastDice, status: frame.status,
   };
+  const keep = focusKey($("board"));
   mount($("board"), app.renderer.render(ctx));
+  refocus($("board"), keep);
   const log = $("log");
   log.scrollTop = log.scrollHeight;
   drawTurn(frame);
   drawControls(frame);
   syncBar();
   showDecision(frame);
+}
+
+// A control on the board (a wager area, a chip, a die face, a Sweepstakes space, a call) is
+// drawn anew with every frame: focus follows it to its new copy instead of falling to <body>.
+const KEYS_OF_CONTROLS = ["area", "chip", "face", "space", "call"];
+function focusKey(root) {
+  const el = document.activeElement;
+  if (!el || !root.contains(el)) return null;
+  for (const k of KEYS_OF_CONTROLS) if (el.dataset?.[k] !== undefined) return `[data-${k}="${CSS.escape(el.dataset[k])}"]`;
+  const within = [...root.querySelectorAll("button, input, select, [tabindex]")].indexOf(el);
+  return within >= 0 ? within : null;
+}
+function refocus(root, key) {
+  if (key === null) return;
+  const el = typeof key === "number" ? root.querySelectorAll("button, input, select, [tabindex]")[key] : root.querySelector(key);
+  if (el && !el.disabled) el.focus({ preventScroll: true });
+  else $("turn").focus({ preventScroll: true }); // its control is gone: wait on the turn line
 }
 
 // On a phone the moves bar sticks to the bottom of the screen, over the table: its height, kept in
@@ -388,6 +494,8 @@ function onState(frame) {
   app.pending = false;
   if (frame.status && app.summary && frame.status !== app.summary.status) {
     app.summary = { ...app.summary, status: frame.status };
+    // "Start the game" pressed by keyboard: focus follows to the moves, not to <body>
+    if (frame.status !== "waiting" && $("waiting").contains(document.activeElement)) app.focusMoves = true;
     $("waiting").hidden = frame.status !== "waiting";
     if (frame.status !== "waiting") $("join").hidden = true;
     showChat();
@@ -428,7 +536,7 @@ function startTimer(deadline) {
   if (!deadline) { el.hidden = true; return; }
   const tick = () => {
     const left = Math.max(0, Math.round(deadline - Date.now() / 1000));
-    el.textContent = `⏱ ${left} s`;
+    el.textContent = `${left} s left`; // words every font has: "⏱" was an empty box on many systems
     el.classList.toggle("low", left <= 5);
     el.setAttribute("aria-label", `${left} seconds left to move`);
   };
@@ -442,19 +550,25 @@ function onFinished(frame) {
   startTimer(null);
   const n = names();
   const w = frame.winner;
-  const title = w === null || w === undefined ? "The game is over" : `${n[w] ?? letter(w)} wins!`;
+  const over = app.summary?.game === "snake-eyes-casino" ? "The session is over" : "The game is over";
+  const title = w === null || w === undefined ? over : `${n[w] ?? letter(w)} wins!`;
   const returns = frame.returns || [];
+  // where the returns are only shares of the win (+1, -0.5), the game's own figure says more
+  const last = app.frame?.view;
+  const standing = (s) => (last && app.renderer?.standing ? app.renderer.standing(last, s) : null);
   const me = seats.get(tableId);
   const host = hostTokens.get(tableId);
   const panel = $("over");
-  mount(panel, h("h2", { class: "winner-line" }, trophy(), " ", title),
-    returns.length ? h("ul", { class: "returns" }, ...returns.map((r, s) => h("li", {}, seatTag(s, n), ` ${r > 0 ? "+" : ""}${r}`))) : null,
+  mount(panel, h("h2", { class: "winner-line" }, trophy(), " ", ...withNames(title, allNames())),
+    returns.length ? h("ul", { class: "returns" }, ...returns.map((r, s) => h("li", {}, seatTag(s, n), ` ${standing(s) ?? `${r > 0 ? "+" : ""}${r}`}`))) : null,
     h("div", { class: "buttons" },
       me || host ? h("button", { class: "primary big", id: "rematch", onclick: rematch }, "Rematch") : null,
-      h("button", { id: "replay-open", onclick: openReplay }, "Replay the game"),
-      h("a", { class: "button", href: "/" }, "Back to the lobby")));
+      h("button", { id: "replay-open", onclick: () => openReplay() }, "Replay the game"),
+      h("a", { class: "button", href: "/" }, "Back to the lobby")),
+    h("div", { id: "rematch-note", role: "status" }));
   panel.hidden = false;
   if (app.summary?.rematch) offerRematch(app.summary.rematch);
+  if (location.hash === REPLAY_HASH && $("replay").hidden) openReplay({ entry: false }); // a reload of the replay
 }
 
 function trophy() {
@@ -474,7 +588,24 @@ async function rematch() {
   } catch (err) { banner(err.message); }
 }
 
-async function openReplay() {
+// The replay has its own history entry (#replay): the browser's Back closes it, Forward and a
+// reload open it again, instead of Back leaving the table for the page before it.
+const REPLAY_HASH = "#replay";
+let replayEntry = false; // this page added the #replay entry (else it was loaded with it)
+function closeReplay() {
+  const inside = $("replay").contains(document.activeElement);
+  $("replay").hidden = true;
+  $("play").hidden = false;
+  if (inside) $("replay-open")?.focus(); // back where the keyboard player opened it, not <body>
+}
+addEventListener("popstate", () => {
+  const wanted = location.hash === REPLAY_HASH;
+  if (!wanted && !$("replay").hidden) closeReplay();
+  else if (wanted && $("replay").hidden && app.finished) openReplay({ entry: false });
+});
+
+async function openReplay({ entry = true } = {}) {
+  if (entry && location.hash !== REPLAY_HASH) { history.pushState(null, "", REPLAY_HASH); replayEntry = true; }
   let record = app.finished?.record;
   if (!record) {
     try { record = await api(`/api/tables/${encodeURIComponent(tableId)}/record`, { token: seats.get(tableId)?.token }); } catch (err) { banner(err.message); return; }
@@ -486,8 +617,12 @@ async function openReplay() {
     if (Array.isArray(full?.frames) && full.frames.length) frames = full.frames;
   } catch { /* not offered: keep what this browser saw */ }
   const panel = $("replay");
-  mount(panel, replayViewer({ record, frames, renderer: app.renderer, names: names(), seat: typeof app.seat === "number" ? app.seat : null,
-    close: () => { panel.hidden = true; $("play").hidden = false; } }));
+  mount(panel, replayViewer({ record, frames, renderer: app.renderer, names: names(), every: allNames(), seat: typeof app.seat === "number" ? app.seat : null,
+    close: () => {
+      if (location.hash !== REPLAY_HASH) closeReplay();
+      else if (replayEntry) history.back(); // popstate closes it
+      else { history.replaceState(null, "", location.pathname); closeReplay(); }
+    } }));
   panel.hidden = false;
   $("play").hidden = true;
   panel.querySelector("button")?.focus();
@@ -513,6 +648,7 @@ let onFrame = function onFrame(frame) {
       break;
     case "race": // a call too late to change the table still changed the race: show it now
       if (app.frame) { app.frame = { ...app.frame, race: frame.race }; draw(); }
+      if (app.late) { app.late = false; banner(tooLate(frame.race), "info"); }
       break;
     case "timeout":
       banner(`Time ran out for ${names()[frame.seat] ?? "a seat"}: the table played “${actionLabel(frame.action)}”.`, "info");
@@ -521,12 +657,14 @@ let onFrame = function onFrame(frame) {
       if (frame.ref !== undefined && frame.ref !== null && frame.ref === chat.pending) { chatRefused(frame); break; }
       app.pending = false;
       if (frame.code === "bad_token") {
-        seats.clear(tableId);
         banner("This browser's seat is no longer valid: join again or watch.");
-        app.socket?.close();
-        connect();
+        dropSeat(app.socket?.token);
       } else if (frame.code === "too_late") {
-        banner("Too late: someone else called first.", "info"); // the race frame follows
+        // the race frame, sent with this refusal and in either order, says who took the call
+        const race = app.frame?.race;
+        const mine = race?.arrivals?.some((a) => a.seat === app.seat && a.result === "too late");
+        app.late = !mine;
+        banner(mine ? tooLate(race) : "Too late: the call was already taken.", "info");
       } else if (frame.code === "stale_move") {
         app.socket?.send({ type: "sync" });
       } else {
@@ -536,6 +674,26 @@ let onFrame = function onFrame(frame) {
     default:
   }
 }
+
+/** Who took the call this seat was too late for: another player, or this seat in another tab. */
+function tooLate(race) {
+  const took = (race?.arrivals || []).find((a) => a.result !== "too late");
+  if (!took) return "Too late: the call was already taken.";
+  if (took.seat === app.seat) return "Too late: you took that call already, in another tab.";
+  return `Too late: ${names()[took.seat] ?? "another player"} called first.`;
+}
+
+/** This tab's seat token is void (given back, or refused): watch, keeping any newer one. */
+function dropSeat(token) {
+  if (token && seats.get(tableId)?.token === token) seats.clear(tableId); // not a seat taken since in another tab
+  connect();
+}
+
+// Another tab of this browser joined, left or changed seats at this table: follow it.
+addEventListener("storage", (e) => {
+  if (e.key !== `gamenight:seat:${tableId}` || !app.socket) return;
+  if ((seats.get(tableId)?.token || null) !== (app.socket.token || null)) connect();
+});
 
 function connect() {
   app.socket?.close();
@@ -548,6 +706,9 @@ function onKey(e) {
   if (e.target.closest("input, select, textarea, .chat") || e.ctrlKey || e.metaKey || e.altKey) return;
   if (!app.frame || $("play").hidden) return;
   const key = e.key === " " ? " " : e.key;
+  // Enter on a focused control, or Space on a focused call button, presses that control: Space
+  // on "Snap fingers" slapped, Enter on a call turned up a card (a call the player never made)
+  if (e.target.closest("button, a, summary") && (key === "Enter" || (key === " " && e.target.closest("button.call")))) return;
   const ctx = { legal: app.frame.legal_actions || [], act, view: app.frame.view };
   if (app.renderer?.onKey?.(key, ctx)) { e.preventDefault(); return; }
   if (/^[1-9]$/.test(key)) {
@@ -583,6 +744,20 @@ async function main() {
   for (const frame of early.splice(0)) dispatch(frame);
   document.addEventListener("keydown", onKey);
   $("chat-form").addEventListener("submit", sendChat);
+  readMovesAloud();
+}
+
+/** A screen reader reads each new line of the log as it comes: at a table of quick bots that
+ * drowns the turn line, so a player may quiet it (remembered by this browser, for every table). */
+function readMovesAloud() {
+  const box = $("log-aloud");
+  const apply = () => {
+    $("log").setAttribute("aria-live", box.checked ? "polite" : "off");
+    localStorage.setItem("gamenight:log-aloud", box.checked ? "on" : "off");
+  };
+  box.checked = localStorage.getItem("gamenight:log-aloud") !== "off";
+  box.addEventListener("change", apply);
+  apply();
 }
 
 main();

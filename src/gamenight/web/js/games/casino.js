@@ -1,6 +1,6 @@
 // Snake Eyes casino table: the layout with every wager area, chips by click or tap, the shooter,
 // the results display, and the dealer's controls when this browser holds the dealer's seat.
-import { h, s as svgEl, letter, seatColor } from "../dom.js";
+import { h, s as svgEl, letter, seatColor, bdi } from "../dom.js";
 import { dice, chip } from "../pictures.js";
 
 export const AREAS = {
@@ -65,12 +65,17 @@ export default {
     const values = chipValues(view.table_min, view.table_max);
     if (!values.includes(rack.amount)) rack.amount = values[0];
     const lit = new Set(view.lit || []);
+    // When the session ends, the wagers still standing go back to their players (the engine's
+    // results count them so): none is drawn in play, each bankroll holds its own again.
+    const closed = view.phase === "closed";
+    const returned = closed ? view.layout : [];
+    const back = (s) => returned.reduce((n, w) => n + (w.seat === s ? w.amount : 0), 0);
     const byArea = {};
-    for (const w of view.layout) (byArea[w.area] ||= []).push(w);
+    for (const w of closed ? [] : view.layout) (byArea[w.area] ||= []).push(w);
 
     const area = (id) => {
       const [name, what] = AREAS[id];
-      const stacks = (byArea[id] || []).map((w) => h("span", { class: `stack${w.seat === me ? " mine" : ""}`, title: `${names[w.seat]}: ${w.amount}` },
+      const stacks = (byArea[id] || []).map((w) => h("span", { class: `stack${w.seat === me ? " mine" : ""}`, title: `\u2068${names[w.seat]}\u2069: ${w.amount}` },
         svgEl("svg", { width: 14, height: 14, viewBox: "0 0 14 14", "aria-hidden": "true" }, svgEl("circle", { cx: 7, cy: 7, r: 6, fill: seatColor(w.seat), stroke: "#111" })),
         `${letter(w.seat)} ${w.amount}`));
       const mine = (byArea[id] || []).find((w) => w.seat === me);
@@ -81,12 +86,14 @@ export default {
         disabled: clickable ? null : true,
         onclick: () => rack.takeDown ? act({ type: "remove", area: id }) : act({ type: "wager", area: id, amount: rack.amount }),
       }, h("span", { class: "a-name" }, name), h("span", { class: "a-what" }, what), h("span", { class: "a-pays" }, pays(view, id)),
-      h("span", { class: "a-chips" }, ...stacks));
+      h("span", { class: "a-chips" }, ...stacks),
+      // a lit area says so in words as well as in yellow (its accessible name says it already)
+      lit.has(id) ? h("span", { class: "a-lit" }, "wins this roll") : null);
     };
     const layout = h("section", { class: "layout felt", "aria-label": "wager layout" },
       ...ROWS.map((row, i) => h("div", { class: `lrow r${i}` }, ...row.map(area))));
 
-    const chipRack = me === null || me === undefined ? null : h("div", { class: "rack", role: "radiogroup", "aria-label": "chip to place" },
+    const chipRack = me === null || me === undefined || closed ? null : h("div", { class: "rack", role: "radiogroup", "aria-label": "chip to place" },
       h("span", { class: "label" }, "Chip:"),
       ...values.map((v, i) => h("button", {
         class: `rack-chip${!rack.takeDown && rack.amount === v ? " sel" : ""}`, role: "radio", "aria-checked": String(!rack.takeDown && rack.amount === v),
@@ -103,16 +110,20 @@ export default {
         h("div", {}, h("div", { class: "big-total", "data-testid": "last-total" }, view.entered ? String(view.entered[0] + view.entered[1]) : results.length ? String(results[results.length - 1]) : ""),
           h("div", { class: "muted" }, view.entered ? "entered, not settled" : view.rolls ? `roll ${view.rolls}` : "no roll yet"))),
       h("div", { class: "cas-who" },
-        h("div", {}, "Shooter: ", h("strong", {}, view.shooter === null || view.shooter === undefined ? (view.dealer_rolls ? "the dealer" : "none") : names[view.shooter])),
+        h("div", {}, "Shooter: ", h("strong", {}, view.shooter === null || view.shooter === undefined ? (view.dealer_rolls ? "the dealer" : "none") : bdi(names[view.shooter]))),
         h("div", {}, "Bank: ", h("strong", {}, String(view.bank)))),
       h("ol", { class: "results", "aria-label": "last results, newest first" }, ...results.slice(-12).reverse().map((t, i) => h("li", { class: `${t === 7 ? "seven" : ""}${i === 0 ? " newest" : ""}` }, String(t)))));
 
     const purses = h("ul", { class: "purses", "aria-label": "bankrolls" }, ...view.bankrolls.map((b, s) => h("li", { class: s === me ? "mine" : "" },
-      h("span", { class: "seat-dot", style: `background:${seatColor(s)}`, "aria-hidden": "true" }, letter(s)), ` ${names[s]} `, h("strong", { class: "num", "data-testid": `bankroll-${s}` }, String(b)))));
+      h("span", { class: "seat-dot", style: `background:${seatColor(s)}`, "aria-hidden": "true" }, letter(s)), " ", bdi(names[s]), " ", h("strong", { class: "num", "data-testid": `bankroll-${s}` }, String(b + back(s))))));
 
     const pending = Object.entries(view.pending_wins || {});
-    return h("div", { class: "game casino" }, top, chipRack, layout, purses,
-      pending.length ? h("p", { class: "note strong" }, "To be paid: ", pending.map(([who, n]) => `${who} ${n}`).join(", ")) : null,
+    const over = closed ? h("p", { class: "note strong", "data-testid": "returned" }, returned.length
+      ? ["The session is over. Wagers still standing go back to their players: ",
+        ...returned.map((w, i) => [i ? ", " : "", bdi(names[w.seat]), ` ${w.amount} on ${/^\d/.test(AREAS[w.area]?.[0]) ? "the " : ""}${AREAS[w.area]?.[0] || w.area}`]), "."]
+      : "The session is over. No wager was left standing.") : null;
+    return h("div", { class: "game casino" }, top, over, chipRack, layout, purses,
+      pending.length ? h("p", { class: "note strong" }, "To be paid: ", pending.map(([who, n], i) => [i ? ", " : "", bdi(who), ` ${n}`])) : null,
       ctx.dealer ? dealerPanel(ctx) : null);
   },
 };
@@ -125,7 +136,7 @@ function alertPick() {
 } // the dealer's picks survive redraws until entered
 
 function dealerPanel({ view, act, dealerLegal = [] }) {
-  const pick = (i) => h("div", { class: "dealer-die", role: "radiogroup", "aria-label": `die ${i + 1}` },
+  const pick = (i) => h("div", { class: "dealer-die", role: "group", "aria-label": `die ${i + 1}` }, // toggle buttons, not radios
     ...[1, 2, 3, 4, 5, 6].map((f) => h("button", { class: `face${faces[i] === f ? " sel" : ""}`, "aria-pressed": String(faces[i] === f), "aria-label": `die ${i + 1} shows ${f}`, "data-face": `${i}-${f}`,
       onclick: (e) => { faces[i] = f; for (const b of e.currentTarget.parentNode.children) { b.classList.toggle("sel", b === e.currentTarget); b.setAttribute("aria-pressed", String(b === e.currentTarget)); } } }, String(f))));
   const ready = () => faces[0] && faces[1];

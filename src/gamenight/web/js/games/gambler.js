@@ -23,6 +23,9 @@ function spaceName(space) {
 export default {
   title: "Gambler",
 
+  // the end screen's figure for each seat: the money held, not a share of the win
+  standing(view, seat) { return view.players[seat].out ? `${money(view.players[seat].cash)} (out)` : money(view.players[seat].cash); },
+
   // off turn a seat may still take an IOU: that offer is no turn of its own
   isMine(view, seat) {
     if (view.winner !== null && view.winner !== undefined) return false;
@@ -40,7 +43,8 @@ export default {
     }
     const you = view.current === me;
     if (view.phase === "doubles") return you ? "you rolled doubles: roll again or hold a Sweepstakes" : `${names[view.current]} rolled doubles: roll again or hold a Sweepstakes`;
-    if (view.phase === "claim") return you ? "claim $100 for Start if you like" : `${names[view.current]} may claim $100 for Start`;
+    const owed = money(view.start_owed ?? 100); // $200 when Start was passed twice this turn
+    if (view.phase === "claim") return you ? `claim ${owed} for Start if you like` : `${names[view.current]} may claim ${owed} for Start`;
     return you ? "" : `${names[view.current]}'s turn`;
   },
 
@@ -50,7 +54,7 @@ export default {
       buy_ticket: "Buy a lottery ticket ($10)",
       roll_again: "Roll again for doubles: 1 in 6 (16.7%) to win $500, expected $83",
       sweepstakes: `Hold a Sweepstakes: entry $10 each, you pick first (best: Pairs ${fraction(SWEEP.pairs[0])} to win $200, expected $120)`,
-      claim_start: "Claim $100 for passing Start",
+      claim_start: `Claim ${money(view?.start_owed ?? 100)} for passing Start`,
       end_turn: "End the turn",
       take_iou: "Take an IOU: +$200 now, repay $220 (no win while you hold it)",
       repay_iou: "Repay the IOU ($220)",
@@ -114,7 +118,7 @@ export default {
       Object.keys(view.horse_cards || {}).length ? h("p", { class: "muted" }, "Horse cards: ", Object.entries(view.horse_cards).map(([s, c]) => `${letter(Number(s))} #${c}`).join(", ")) : null);
 
     const purses = h("ul", { class: "gb-players", "aria-label": "players" }, ...view.players.map((p, s) => h("li", {
-      class: `${view.current === s ? "active" : ""}${p.out ? " out" : ""}${me === s ? " mine" : ""}${view.winner === s ? " winner" : ""}`,
+      class: `${view.current === s && view.phase !== "over" ? "active" : ""}${p.out ? " out" : ""}${me === s ? " mine" : ""}${view.winner === s ? " winner" : ""}`,
     },
     seatTag(s, names), h("strong", { class: "num cash", "data-testid": `cash-${s}` }, money(p.cash)),
     p.iou ? h("span", { class: "badge bad", title: "holds an IOU: cannot win until it is repaid" }, "IOU") : null,

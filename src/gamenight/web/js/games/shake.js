@@ -5,6 +5,9 @@ import { coloredDie, shakeDie } from "../pictures.js";
 export default {
   title: "Shake",
 
+  // the end screen's figure for each seat: the total on the score pad, not a share of the win
+  standing(view, seat) { return `${view.players[seat].total} points`; },
+
   turn(view, names, me = null) {
     if (view.winners?.length) return `${view.winners.map((s) => names[s]).join(" and ")} win${view.winners.length > 1 ? "" : "s"}`;
     if (view.phase === "roll") return "Everyone rolls their colored die";
@@ -67,7 +70,7 @@ export default {
     const cols = Array.from({ length: view.rounds }, (_, r) => r + 1);
     const pad = h("table", { class: "pad", "aria-label": "score pad" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), ...cols.map((c) => h("th", { scope: "col", class: c === view.round && !view.all_shake_round ? "now" : null }, String(c))),
-        h("th", { scope: "col", title: "All Shake round" }, "AS"), h("th", { scope: "col" }, "Total"))),
+        h("th", { scope: "col", title: "All Shake round" }, "AS"), h("th", { scope: "col", class: "total" }, "Total"))),
       h("tbody", {}, ...view.players.map((p, s) => h("tr", { class: `${view.winners?.includes(s) ? "winner" : ""}${me === s ? " mine" : ""}` },
         h("th", { scope: "row" }, seatTag(s, names)),
         ...cols.map((c) => h("td", {}, p.rounds[c - 1] === null || p.rounds[c - 1] === undefined ? "" : String(p.rounds[c - 1]))),

@@ -1,5 +1,5 @@
 // Snake Eyes (home): every player's row of cards #2-#12, the kitty in chips, the dice and the thrower.
-import { h, seatTag, letter } from "../dom.js";
+import { h, seatTag, letter, bdi } from "../dom.js";
 import { dice, chips, numberCard } from "../pictures.js";
 
 const CARDS = [2, 3, 4, 5, 6, 8, 9, 10, 11, 12];
@@ -44,10 +44,10 @@ export default {
     if (view.phase === "first-player") {
       const st = view.start_totals || {};
       info.push(h("p", { class: "note" }, "Throwing for high dice to see who throws first: ",
-        ...view.contenders.map((s) => `${letter(s)} ${st[String(s)] ?? "…"}  `)));
+        ...view.contenders.map((s, i) => [i ? ", " : "", bdi(names[s] ?? letter(s)), ` ${st[String(s)] ?? "…"}`])));
     }
     if (view.chances_left) {
-      info.push(h("p", { class: "note strong" }, `Complete pass: ${names[view.thrower]} has ${view.chances_left} chance(s) left to throw a face-up number.`));
+      info.push(h("p", { class: "note strong" }, "Complete pass: ", bdi(names[view.thrower]), ` has ${view.chances_left} chance(s) left to throw a face-up number.`));
     }
 
     const rows = view.players.map((p, s) => {

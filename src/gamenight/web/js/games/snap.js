@@ -26,8 +26,27 @@ export function raceList(race, names) {
     })));
 }
 
+/** The picture of a pair showing in Snap (tops that match), or null: told in words, not by colour. */
+export function pairShowing(view) {
+  if (view.game === "slap-the-elephant") return null;
+  for (const m of view.matches || []) {
+    const seat = Array.isArray(m) ? m[0] : m;
+    const pile = seat === null || seat === undefined ? view.center : view.players[seat]?.face_up;
+    if (pile?.length) return pile[pile.length - 1];
+  }
+  return null;
+}
+
 export default {
   title: "Snap",
+
+  // the end screen's figure for each seat: the cards held (what the flip limit counts), not a
+  // share of the win
+  standing(view, seat) {
+    const p = view.players[seat];
+    const held = p.pack + (p.face_up?.length || 0);
+    return `${held} card${held === 1 ? "" : "s"}`;
+  },
 
   turn(view, names, me = null) {
     const won = view.winner !== null && view.winner !== undefined;
@@ -36,7 +55,10 @@ export default {
     if (won) return `${names[view.winner]} holds every card and wins`;
     if (view.phase === "deal") return "Dealing…";
     if (view.turn === null || view.turn === undefined) return "";
-    return view.turn === me ? "turn up a card" : `${names[view.turn]} turns up a card`;
+    // the turn line is a live region: a screen reader hears the pair a sighted player sees lit
+    const pair = pairShowing(view);
+    const call = pair ? `Pair showing (${pair}): call SNAP! · ` : "";
+    return `${call}${view.turn === me ? "turn up a card" : `${names[view.turn]} turns up a card`}`;
   },
 
   label(action) {
@@ -63,7 +85,8 @@ export default {
       const top = p.face_up.length ? p.face_up[p.face_up.length - 1] : null;
       const matched = (view.matches || []).some((m) => (Array.isArray(m) ? m.includes(s) : m === s));
       return h("li", { class: `sn-seat${view.turn === s ? " active" : ""}${view.out?.[s] ? " out" : ""}${me === s ? " mine" : ""}${matched ? " match" : ""}` },
-        h("div", {}, seatTag(s, names), view.turn === s ? h("span", { class: "badge turn" }, "to flip") : null, view.out?.[s] ? h("span", { class: "badge" }, "out") : null),
+        h("div", {}, seatTag(s, names), view.turn === s ? h("span", { class: "badge turn" }, "to flip") : null, view.out?.[s] ? h("span", { class: "badge" }, "out") : null,
+          matched ? h("span", { class: "badge bad" }, "pair showing") : null),
         h("div", { class: "sn-piles" },
           h("div", { class: "pile" }, snapCard(null, { size: 44, back: true }), h("span", { class: "count", "data-testid": `pack-${s}` }, `${p.pack}`)),
           slap ? null : h("div", { class: "pile" }, top ? snapCard(top, { size: 60 }) : h("div", { class: "empty-pile" }, "no card"), h("span", { class: "count" }, `${p.face_up.length} up`))));
@@ -71,7 +94,8 @@ export default {
     const center = view.center || [];
     const centreTop = center.length ? center[center.length - 1] : null;
     const centre = h("section", { class: "felt sn-centre", "aria-label": "centre of the table" },
-      h("div", { class: "label" }, slap ? "Centre pile" : "Penalty cards in the centre"),
+      h("div", { class: "label" }, slap ? "Centre pile" : "Penalty cards in the centre",
+        !slap && (view.matches || []).some((m) => m === null || (Array.isArray(m) && m.includes(null))) ? h("span", { class: "badge bad" }, "pair showing") : null),
       h("div", { class: "fan" }, ...(slap ? (centreTop ? [snapCard(centreTop, { size: 90 })] : []) : center.map((c) => snapCard(c, { size: 50 })))),
       h("div", { class: "muted" }, `${center.length} card${center.length === 1 ? "" : "s"}${view.shuffling ? ` · ${view.shuffling} being reshuffled` : ""}`));
 
