@@ -200,3 +200,99 @@ def test_a_purse_that_cannot_run_out_in_the_session_is_answered_at_once() -> Non
     bits = np.where(multi, 1 << (np.cumsum(multi) - 1), 0).astype(np.int64)
     ruin, length = casino_ruin(n * 50 + 1, 50, codes, bits, True)  # the chain's own answer
     assert ruin == 0.0 and length == pytest.approx(50.0)
+
+
+def test_shake_stop_table_reads_each_round_against_the_round_after_it() -> None:
+    """`gamenight odds shake` labelled round r with the policy of round r - 1 (it read the win
+    table before the round instead of after it), so the last round before the All Shake was
+    never shown. A stop in the last round moves the game to the All Shake round: check that row
+    against the All Shake table directly."""
+    from gamenight.analysis.kernels.exact import shake_turn
+
+    rounds = 10
+    w, _ = shake_odds.win_tables(rounds, 3)
+    p = shake_odds.hits_law(3)
+    d, cap = shake_odds.LEAD, shake_odds.CAP
+    policy = shake_odds.report(rounds)["win_policy"]
+    for lead in (-500, -200, 0, 200, 500):
+        e = lead // 10
+        t = shake_turn(e, w[rounds], d, p, cap)
+        stops = [10 * i for i in range(1, cap) if w[rounds][e + i + d] >= t[i] - 1e-15]
+        assert policy["stop_at_points_by_round_and_lead"][str(rounds)][str(lead)] == stops[0]
+        shown = policy["stop_regions_by_round_and_lead"][str(rounds)][str(lead)]
+        assert [x for lo, hi in shown for x in range(lo, hi + 10, 10)] == stops
+
+
+def test_shake_stop_table_shows_every_range_where_the_shaker_stops() -> None:
+    """Far behind late on, the win-optimal shaker stops at a few hundred points, shakes on
+    above that, and stops again in the thousands: one "stop at" figure hid the second range."""
+    policy = shake_odds.report(10)["win_policy"]
+    assert policy["stop_regions_by_round_and_lead"]["8"]["-500"] == [[400, 430], [3170, 3990]]
+    text = CliRunner().invoke(app, ["odds", "shake"]).stdout
+    assert "400-430, 3170+" in text
+
+
+def test_shake_ev_table_shows_the_points_a_shaker_can_hold_when_it_stops() -> None:
+    """The column said "stop at 29.9", the break-even, which nobody can hold: points come in
+    tens, and the EV shaker (the sensible bot) stops from 30. Each row is where the bot stops."""
+    import re
+
+    text = CliRunner().invoke(app, ["odds", "shake"]).stdout
+    assert "29.9" not in text and "227.8" not in text
+    for k in (1, 2, 3):
+        row = re.search(rf"│\s+{k} │[^│]+│[^│]+│\s+([\d,]+) │", text)
+        assert row is not None, text
+        stop = int(row.group(1).replace(",", ""))
+        assert keeps_shaking(stop - 10, k) and not keeps_shaking(stop, k)
+        assert shake_odds.report()["scoring_faces"][str(k)]["ev_stop_from_points"] == stop
+
+
+def test_shake_rules_page_says_what_the_sensible_bot_does_with_one_scoring_face() -> None:
+    """The page said the bot takes with one scoring face; a shake turn is worth about 14
+    points there, so it shakes a die of 10 (and takes 20 or more)."""
+    from pathlib import Path
+
+    from gamenight.bots.shake_bot import shake_values
+
+    worth = shake_values(1)[0]
+    assert 10 < worth < 20
+    page = " ".join((Path(__file__).parents[1] / "docs/rules/shake.md").read_text().split())
+    assert "it shakes a 10 and takes anything higher" in page
+
+
+def test_shake_rules_page_example_of_the_win_optimal_stops_is_what_odds_prints() -> None:
+    """The rules page now explains the policy table; its worked example is the programme's."""
+    import re
+    from pathlib import Path
+
+    page = " ".join((Path(__file__).parents[1] / "docs/rules/shake.md").read_text().split())
+    found = re.search(
+        r"in round (\d+), (\d+) points behind, it stops at (\d+)-(\d+) .*? stops again from (\d+)",
+        page,
+    )
+    assert found is not None
+    r, behind, lo, hi, again = (int(x) for x in found.groups())
+    policy = shake_odds.report(10)["win_policy"]
+    assert policy["stop_regions_by_round_and_lead"][str(r)][str(-behind)] == [
+        [lo, hi],
+        [again, policy["stop_cap_points"] - 10],
+    ]
+
+
+def test_snake_eyes_rules_page_quotes_the_exact_figures_odds_prints() -> None:
+    """The page named the simulated figures only; the exact lengths it now quotes are the
+    chains' own."""
+    import re
+    from pathlib import Path
+
+    page = " ".join((Path(__file__).parents[1] / "docs/rules/snake-eyes.md").read_text().split())
+    found = re.search(
+        r"one player alone needs ([\d.]+) throws on average .*?\(median (\d+), 99 % within "
+        r"(\d+)\), and a two-player game lasts ([\d.]+) throws",
+        page,
+    )
+    assert found is not None
+    mean, p50, p99, two = found.groups()
+    one = snake_eyes_odds.report()["one_player_throws_to_clear"]
+    assert (f"{one['mean']:.2f}", str(one["p50"]), str(one["p99"])) == (mean, p50, p99)
+    assert f"{snake_eyes_odds.two_player_mean_throws():.2f}" == two

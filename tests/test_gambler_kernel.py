@@ -46,7 +46,7 @@ def agree(options: dict[str, Any], seed: int, games: int, length: int = 4000) ->
     tapes reach them)."""
     game = gamenight.new_game("gambler", **options)
     full = game.options_dict()
-    seen = {"truncated": 0, "players_out": 0, "ious": 0, "lotteries": 0}
+    seen = {"truncated": 0, "players_out": 0, "ious": 0, "lotteries": 0, "start_twice": 0}
     tapes = np.random.default_rng(seed).integers(0, 2**31, size=(games, length))
     for i, tape in enumerate(tapes):
         state: State
@@ -61,6 +61,7 @@ def agree(options: dict[str, Any], seed: int, games: int, length: int = 4000) ->
         seen["players_out"] += figures["players_out"]
         seen["ious"] += figures["ious_taken"]
         seen["lotteries"] += figures["lotteries"]
+        seen["start_twice"] += any("claims $200" in e for e in state.events())
     return seen
 
 
@@ -68,6 +69,7 @@ def agree(options: dict[str, Any], seed: int, games: int, length: int = 4000) ->
 def test_gambler_kernel_agrees_with_the_engine(players: int) -> None:
     seen = agree({"players": players}, seed=players, games=400)
     assert seen["ious"] and seen["lotteries"]
+    assert seen["start_twice"]  # Start passed twice in a turn ($200 claimed) agrees too
 
 
 @pytest.mark.parametrize("players", range(2, 5))

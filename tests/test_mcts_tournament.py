@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 import gamenight
 from gamenight.analysis.simulate import play_out
-from gamenight.analysis.tournament import lineups, run_tournament, wilson
+from gamenight.analysis.tournament import BotRecord, lineups, run_tournament, wilson
 from gamenight.bots.base import make_bot
 from gamenight.bots.mcts import MCTSBot, determinize
 from gamenight.cli import app
@@ -72,6 +72,33 @@ def test_lineups_rotate_everyone_against_everyone() -> None:
     assert lineups(2, 4) == [(0, 1, 0, 1)]
 
 
+def test_extra_seats_go_to_every_bot_alike() -> None:
+    """Three bots at four seats: before, the first bot sat twice at every table (the default
+    `gamenight tournament gambler --bots random,sensible,mcts` gave random twice the games)."""
+    assert lineups(3, 4) == [(0, 1, 2, 0), (1, 2, 0, 1), (2, 0, 1, 2)]
+    assert lineups(2, 3) == [(0, 1, 0), (1, 0, 1)]
+    result = run_tournament("shake", ["random", "sensible", "optimal"], deals=1, players=4)
+    assert [r.games for r in result.records] == [16, 16, 16]
+
+
+@pytest.mark.parametrize(
+    ("bots", "seed", "message"),
+    [
+        (["random", "random"], 0, "'random' is listed twice"),
+        (["random", "sensible", "random"], 0, "'random' is listed twice"),
+        (["random", "sensible"], -5, r"seed.*\(got -5\)"),
+        (["random", "sensible"], 2**64, r"seed.*got 18446744073709551616"),
+    ],
+)
+def test_tournament_refuses_a_bot_twice_and_names_the_seed_given(
+    bots: list[str], seed: int, message: str
+) -> None:
+    """A bot listed twice was merged into one record; a bad seed was reported as the derived
+    table seed (-5 showed as -5000015)."""
+    with pytest.raises(gamenight.BadOption, match=message):
+        run_tournament("shake", bots, deals=1, players=2, seed=seed)
+
+
 def test_wilson_interval_is_honest_at_the_edges() -> None:
     low, high = wilson(1.0, 10)
     assert 0.6 < low < 1.0 and high == 1.0
@@ -130,3 +157,58 @@ def test_make_bot_gives_the_optimal_shake_bot_and_refuses_it_elsewhere() -> None
     assert isinstance(make_bot("shake", "optimal", seed=1), OptimalShakeBot)
     with pytest.raises(ValueError, match="no optimal bot for 'gambler'"):
         make_bot("gambler", "optimal")
+
+
+def test_tournament_refuses_a_single_seat_before_playing(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The casino table seats one: every game was played, then OpenSkill failed with "Argument
+    'teams' must have at least 2 teams". Spaces after commas are fine; a chart goes to the path
+    given (a directory was written as '<dir>.png' beside it)."""
+    runner = CliRunner()
+    one = runner.invoke(
+        app, ["tournament", "snake-eyes-casino", "--bots", "random,sensible", "--players", "1"]
+    )
+    assert one.exit_code == 2 and "2 seats or more (got 1)" in one.output
+    spaced = runner.invoke(
+        app, ["tournament", "shake", "--bots", "random, sensible", "--games", "1", "--json"]
+    )
+    assert spaced.exit_code == 0, spaced.output
+    assert {b["bot"] for b in json.loads(spaced.stdout)["bots"]} == {"random", "sensible"}
+    folder = tmp_path / "charts"
+    folder.mkdir()
+    drawn = runner.invoke(
+        app,
+        ["tournament", "shake", "--bots", "random,sensible", "--games", "1", "--plot", str(folder)],
+    )
+    assert drawn.exit_code == 2 and "is a directory" in drawn.output
+    assert not (tmp_path / "charts.png").exists()
+
+
+def test_mean_return_interval_uses_the_sample_variance() -> None:
+    """Returns 1 and 0: sample variance 1/2, so 1.96 * sqrt(1/4) = 0.98 (the population
+    variance gave 0.69, too narrow for the few games a quick tournament plays)."""
+    rec = BotRecord("x")
+    rec.add(1.0, 1.0)
+    rec.add(0.0, 0.0)
+    assert rec.summary()["mean_return_ci"] == pytest.approx(0.98)
+
+
+def test_tournament_reports_progress_and_ctrl_c_keeps_the_games_played() -> None:
+    """A long tournament (MCTS at the casino table takes minutes a game) showed nothing until
+    the end, and Ctrl-C lost every game. Now each game is reported, deal by deal in every
+    seating, and an interrupt rates the games played."""
+    seen: list[tuple[int, int]] = []
+
+    def stop_after_one_deal(done: int, total: int) -> None:
+        seen.append((done, total))
+        if done == 6:  # three bots, two seats: one deal is three lineups in two rotations
+            raise KeyboardInterrupt
+
+    result = run_tournament(
+        "shake", ["random", "sensible", "optimal"], deals=4, players=2, progress=stop_after_one_deal
+    )
+    assert seen == [(i, 24) for i in range(1, 7)]
+    assert result.interrupted and result.to_json()["interrupted"] is True
+    assert result.to_json()["games"] == 6
+    assert [r.games for r in result.records] == [4, 4, 4]  # the stop came after a whole deal
+    whole = run_tournament("shake", ["random", "sensible"], deals=1, players=2)
+    assert not whole.interrupted

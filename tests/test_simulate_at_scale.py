@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 pytest.importorskip("numba", reason="kernels need the 'kernels' extra (numba)")
 
+from gamenight.analysis import ray_backend  # noqa: E402
 from gamenight.analysis import runner as sim  # noqa: E402
 from gamenight.cli import app  # noqa: E402
 
@@ -107,7 +108,7 @@ def test_cli_plot_draws_a_png(tmp_path: Path) -> None:
 def test_ray_backend_merges_to_exactly_the_local_figures(monkeypatch: pytest.MonkeyPatch) -> None:
     ray = pytest.importorskip("ray", reason="the 'cluster' extra (ray) is not installed")
     games = 5 * sim.CHUNK + 3  # 6 tasks of one chunk, at most 2 in flight on 2 CPUs
-    monkeypatch.setattr(sim, "IN_FLIGHT_PER_CPU", 1)
+    monkeypatch.setattr(ray_backend, "IN_FLIGHT_PER_CPU", 1)
     in_flight: list[int] = []
     real_wait = ray.wait
 
@@ -292,15 +293,28 @@ def test_a_real_ctrl_c_inside_a_kernel_keeps_the_games_played_so_far() -> None:
     import threading
 
     seen: list[int] = []
+    sent, delivered = [0], [0]
+
+    def on_sigint(signum: int, frame: Any) -> None:  # Python's own handler, counted
+        delivered[0] += 1
+        signal.default_int_handler(signum, frame)
 
     def interrupt_soon(done: int) -> None:
         seen.append(done)
-        if len(seen) == 1:  # the next batch is running when the signal comes
+        # one signal at a time, landing while the next batch runs; another only when the last
+        # was delivered yet the run went on: CPython drops a KeyboardInterrupt raised inside a
+        # gc callback (Hypothesis installs one) as "Exception ignored", and a person presses again
+        if sent[0] == delivered[0]:
+            sent[0] += 1
             threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT)).start()
         elif len(seen) > 200:
             raise RuntimeError("the interrupt never arrived")
 
-    result = sim.run("shake", 10**9, seed=1, progress=interrupt_soon, players=2)
+    old = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        result = sim.run("shake", 10**9, seed=1, progress=interrupt_soon, players=2)
+    finally:
+        signal.signal(signal.SIGINT, old)
     assert result.interrupted and result.tally.games >= seen[0] > 0
     assert sum(result.tally.wins) + result.tally.no_winner == result.tally.games
 
@@ -330,3 +344,149 @@ def test_both_engines_name_the_same_casino_figures(strategy: str) -> None:
     kernel, reference = (set(r.tally.figures) for r in runs)
     assert kernel == reference
     assert runs[0].tally.figures["voids"].total == 0
+
+
+def test_cli_simulate_casino_keeps_the_edge_table_after_ctrl_c(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A casino run stopped by Ctrl-C printed the net chips but dropped the observed-vs-exact
+    house edges, the figures the games team runs it for; the sessions played are whole."""
+    import dataclasses
+
+    real = sim.run
+
+    def stopped(*args: Any, **kwargs: Any) -> sim.Run:
+        return dataclasses.replace(real(*args, **kwargs), interrupted=True)
+
+    monkeypatch.setattr(sim, "run", stopped)
+    args = ["simulate", "snake-eyes-casino", "--games", "50", "--strategy", "numbers"]
+    text = cli.invoke(app, args)
+    assert text.exit_code == 0, text.output
+    assert "interrupted" in text.stdout and "observed vs exact house edge" in text.stdout
+    out = json.loads(cli.invoke(app, [*args, "--json"]).stdout)
+    assert out["interrupted"]
+    assert [r["wager"] for r in out["house_edges"]] == ["num5", "num6", "num8"]
+
+
+def test_cli_simulate_casino_json_carries_the_net_chips_table() -> None:
+    """The text's net-chips table (p1, share of sessions ahead) had no place in --json: a
+    script reading the JSON could not get the share of players who leave ahead."""
+    import re
+
+    args = ["simulate", "snake-eyes-casino", "--games", "200", "--strategy", "numbers"]
+    out = json.loads(cli.invoke(app, [*args, "--json"]).stdout)
+    rows = out["net_chips_by_seat"]
+    assert [r["seat"] for r in rows] == ["A", "B"]
+    assert rows[0]["mean"] == out["net_A"]["mean"] and rows[0]["ci95"] == out["net_A"]["ci95"]
+    text = cli.invoke(app, args).stdout
+    line = next(ln for ln in text.splitlines() if ln.startswith("│ A "))
+    cells = [c.strip() for c in line.strip("│").split("│")]
+    assert cells[3:6] == [str(rows[0][k]) for k in ("p1", "p50", "p99")]
+    assert cells[6] == f"{rows[0]['ahead_share']:.1%}" and re.fullmatch(r"[\d.]+%", cells[6])
+
+
+def test_cli_plot_refuses_an_unknown_image_kind_before_the_run(tmp_path: Path) -> None:
+    """--plot run.txt played every game, then matplotlib raised a traceback and the figures
+    of the whole run were lost; --plot run (no suffix) said 'plot written to run' but wrote
+    run.png."""
+    pytest.importorskip("matplotlib", reason="plots need the 'plot' extra")
+    bad = cli.invoke(
+        app, ["simulate", "snake-eyes", "--games", "50", "--plot", str(tmp_path / "r.txt")]
+    )
+    assert bad.exit_code == 2 and "cannot draw a .txt file; name it .png" in bad.stderr
+    assert "Traceback" not in bad.output and not list(tmp_path.iterdir())
+    bare = tmp_path / "run"
+    ok = cli.invoke(app, ["simulate", "snake-eyes", "--games", "50", "--plot", str(bare)])
+    assert ok.exit_code == 0 and f"plot written to {bare}" in " ".join(ok.stdout.split())
+    assert bare.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    svg = tmp_path / "run.svg"  # the help says a name picks the image kind: it does
+    assert (
+        cli.invoke(app, ["simulate", "snake-eyes", "--games", "50", "--plot", str(svg)]).exit_code
+        == 0
+    )
+    assert svg.read_text().lstrip().startswith("<?xml")
+    text = " ".join(cli.invoke(app, ["simulate", "--help"], terminal_width=200).stdout.split())
+    assert "PNG unless it is named .svg, .pdf, .jpg" in text
+
+
+def test_cli_simulate_prints_the_figures_before_a_plot_that_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plot that cannot be written (disk full, a file system gone read-only) ended the
+    command before the figures were printed: a long run was lost to a picture."""
+    pytest.importorskip("matplotlib", reason="plots need the 'plot' extra")
+    from gamenight.analysis import plots
+
+    def full(run: Any, path: Path) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(plots, "plot_run", full)
+    args = ["simulate", "snake-eyes", "--games", "50", "--plot", str(tmp_path / "run.png")]
+    text = cli.invoke(app, args)
+    assert text.exit_code == 2 and "No space left on device" in text.stderr
+    assert "figures per game" in text.stdout and "throws" in text.stdout
+    out = json.loads(cli.invoke(app, [*args, "--json"]).stdout)
+    assert out["games"] == 50
+
+
+def test_cli_simulate_takes_game_options_and_the_figures_follow_them() -> None:
+    """simulate had no way to set a game's options (Shake's scoring_faces, rounds...): a
+    researcher could read `odds shake` for one scoring face but not simulate it."""
+    from fractions import Fraction
+
+    from gamenight.analysis.stats import wilson
+    from gamenight.games.shake import crap_out_chance
+
+    args = ["simulate", "shake", "--games", "3000", "--option", "scoring_faces=1"]
+    out = json.loads(cli.invoke(app, [*args, "--option", "rounds=3", "--json"]).stdout)
+    assert out["options"]["scoring_faces"] == 1 and out["options"]["rounds"] == 3
+    lo, hi = wilson(out["crap_outs"]["mean"] * 3000, out["shakes"]["mean"] * 3000)
+    assert crap_out_chance(1) == Fraction(15625, 46656) and lo <= 15625 / 46656 <= hi
+    text = cli.invoke(app, [*args, "--games", "20"])
+    assert "options: scoring_faces=1" in text.stdout
+    for bad, says in (
+        ("scoring_faces=0", "option 'scoring_faces': Input should be greater than or equal to 1"),
+        ("bogus=1", "option 'bogus': unknown option (known: players, rounds"),
+        ("rounds", "--option: 'rounds': write it as KEY=VALUE"),
+        ("players=3", "--option: players: give it as --players"),
+        ("rounds=" + "[" * 100_000, "option 'rounds': Input should be a valid integer"),
+    ):
+        r = cli.invoke(app, ["simulate", "shake", "--games", "5", "--option", bad])
+        assert r.exit_code == 2 and says in r.stderr, (bad, r.stderr)
+
+
+def test_cli_simulate_casino_figures_say_what_bank_and_net_are() -> None:
+    """The casino's figures sat under 'figures per game' with a bare 'bank' row: a session,
+    and the house's net chips (the seats' nets with the sign turned), not its purse."""
+    args = ["simulate", "snake-eyes-casino", "--games", "30", "--strategy", "field"]
+    text = " ".join(cli.invoke(app, args, terminal_width=200).stdout.split())
+    assert "figures per session: bank is the house's net chips, net_A... each seat's" in text
+    out = json.loads(cli.invoke(app, [*args, "--json"]).stdout)
+    assert out["bank"]["mean"] == pytest.approx(-out["net_A"]["mean"] - out["net_B"]["mean"])
+
+
+def test_compiling_the_kernel_is_not_counted_as_playing_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first run after an install compiles the kernel (two minutes for Gambler) inside
+    the timed run: 'gambler: 113 s, 3 games/s' for a kernel that plays 70 a second. One game
+    is now played first, thrown away; its time is reported apart."""
+    import time
+
+    real = sim.warm_up
+
+    def compiling(*args: Any) -> None:
+        time.sleep(1.2)  # what compiling does to the first call of a kernel
+        real(*args)
+
+    monkeypatch.setattr(sim, "warm_up", compiling)
+    result = sim.run("snake-eyes", 40, seed=1, players=2)
+    assert result.warm_up >= 1.2 and result.tally.games == 40
+    assert result.tally == sim.run("snake-eyes", 40, seed=1, players=2).tally  # figures unchanged
+    from rich.console import Console
+
+    from gamenight.analysis.report import print_run
+
+    console = Console(width=200, record=True)
+    print_run(result, console)
+    assert "s before that compiling the kernel" in console.export_text()

@@ -143,6 +143,11 @@ def print_odds(report: dict[str, Any], console: Any) -> None:
         console.print(t)
 
     show("Snake Eyes casino: every wager under every payout of rule 4.9", report["wagers"])
+    console.print(
+        "[dim]win, lose: chances once the wager is decided; house edge: the player's expected "
+        "loss per chip wagered, per decision; per roll: the same per roll the wager is up "
+        "(a one-roll wager: the same figure)[/]"
+    )
     for n in report["notes"]:
         edge = Fraction(n["house_edge"])
         console.print(f"[dim]{n['wager']} at {n['pays']}: house edge {float(edge):.2%}[/]")

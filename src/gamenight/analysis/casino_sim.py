@@ -29,6 +29,11 @@ class EdgeRow:
     exact: Fraction
     tolerance: float  # z standard errors of the mean over ``decisions``
 
+    @property
+    def ok(self) -> bool:
+        """The observed edge lies within the tolerance of the exact one."""
+        return abs(self.observed - float(self.exact)) <= self.tolerance
+
     def to_json(self) -> dict[str, Any]:
         return {
             "wager": self.wager,
@@ -37,6 +42,7 @@ class EdgeRow:
             "observed_house_edge": self.observed,
             "exact_house_edge": str(self.exact),
             "tolerance": self.tolerance,
+            "within_tolerance": self.ok,
         }
 
 
@@ -74,18 +80,26 @@ def observed_edges(
     return edges_from_figures(totals, unit, pays, z, seats=players)
 
 
-def edge_table(rows: list[EdgeRow]) -> Any:
+def edge_table(rows: list[EdgeRow], seats: int = 1) -> Any:
     """The comparison as a Rich table: observed and exact edge, tolerance, agreement."""
     from rich.table import Table
 
-    t = Table(title="Snake Eyes casino: observed vs exact house edge (4 SE tolerance)")
+    caption = "house edge: the house's result per chip decided; tolerance: 4 standard errors"
+    if seats > 1:
+        caption += (
+            f"; decisions: all {seats} seats', copies of one another (they bet alike on the "
+            "same dice), so the tolerance counts one seat's"
+        )
+    t = Table(
+        title="Snake Eyes casino: observed vs exact house edge (4 SE tolerance)",
+        caption=caption,
+    )
     for col in ("wager", "pays", "decisions", "observed", "exact", "tolerance", "ok"):
         t.add_column(col, justify="left" if col in ("wager", "pays") else "right")
     for r in rows:
-        ok = abs(r.observed - float(r.exact)) <= r.tolerance
         t.add_row(
             r.wager, r.pays, str(r.decisions), f"{r.observed:.4f}",
-            f"{float(r.exact):.4f} ({r.exact})", f"±{r.tolerance:.4f}", "yes" if ok else "NO",
+            f"{float(r.exact):.4f} ({r.exact})", f"±{r.tolerance:.4f}", "yes" if r.ok else "NO",
         )  # fmt: skip
     return t
 

@@ -69,7 +69,8 @@ def plot_run(run: Run, path: Path) -> None:
         right.set_ylabel("win share (95 % interval)")
         right.set_title("wins by seat")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    kind = path.suffix.lower().removeprefix(".") or "png"  # "run" is written as a PNG named "run"
+    fig.savefig(path, dpi=110, format=kind)
     plt.close(fig)
 
 

@@ -43,19 +43,30 @@ def wins_table(run: Run, title: str) -> Table:
     return t
 
 
+def net_by_seat(run: Run) -> list[dict[str, Any]]:
+    """Each seat's net chips per session: the rows of the text table and of ``--json`` alike."""
+    rows = []
+    for s in range(run.tally.players):
+        fig = run.tally.figures.get(f"net_{chr(65 + s)}")
+        if fig is None or fig.n == 0:
+            continue
+        rows.append({
+            "seat": chr(65 + s), "mean": fig.mean, "ci95": list(fig.ci()),
+            "p1": fig.quantile(0.01), "p50": fig.quantile(0.5), "p99": fig.quantile(0.99),
+            "ahead_share": sum(c for v, c in fig.counts.items() if v > 0) / fig.n,
+        })  # fmt: skip
+    return rows
+
+
 def bankroll_table(run: Run, title: str) -> Table:
     """The casino's result: each seat's net chips after a session, against the house."""
     t = Table(title=title)
     for col in ("seat", "mean net", "95% interval", "p1", "p50", "p99", "ahead"):
         t.add_column(col, justify="left" if col == "seat" else "right")
-    for s in range(run.tally.players):
-        fig = run.tally.figures.get(f"net_{chr(65 + s)}")
-        if fig is None or fig.n == 0:
-            continue
-        ahead = sum(c for v, c in fig.counts.items() if v > 0) / fig.n
+    for r in net_by_seat(run):
         t.add_row(
-            chr(65 + s), f"{fig.mean:+.2f}", _interval(fig.ci()), str(fig.quantile(0.01)),
-            str(fig.quantile(0.5)), str(fig.quantile(0.99)), f"{ahead:.1%}",
+            r["seat"], f"{r['mean']:+.2f}", _interval(r["ci95"]), str(r["p1"]), str(r["p50"]),
+            str(r["p99"]), f"{r['ahead_share']:.1%}",
         )  # fmt: skip
     return t
 
@@ -66,7 +77,9 @@ def print_run(run: Run, console: Console) -> None:
     head = f"{tally.game}: {tally.games:,} games, {tally.players} players"
     if tally.game == "snake-eyes-casino":
         console.print(bankroll_table(run, f"{head}, strategy {run.strategy}: net chips per seat"))
-        figures: Any = figures_table(run)
+        figures: Any = figures_table(
+            run, "figures per session: bank is the house's net chips, net_A... each seat's"
+        )
     else:
         console.print(wins_table(run, head))
         figures = figures_table(run)
@@ -84,5 +97,10 @@ def print_run(run: Run, console: Console) -> None:
         f"{run.engine} engine, {run.backend}: {run.seconds:.2f} s, {run.rate:,.0f} games/s,"
         f" seed {run.seed}"  # the same seed and options give the same figures
     )
+    if run.warm_up >= 1.0:
+        console.print(
+            f"(and {run.warm_up:.1f} s before that compiling the kernel: Numba does it once and "
+            "keeps it, so the next run starts at once)"
+        )
     if run.interrupted:
         console.print("[bold yellow]interrupted:[/] the figures cover the games played so far")

@@ -8,7 +8,6 @@ memory), and a Ctrl-C between batches returns what has been tallied so far.
 
 from __future__ import annotations
 
-import itertools
 import random
 import time
 from collections.abc import Callable
@@ -18,11 +17,11 @@ from typing import Any
 from gamenight.engine import new_game
 from gamenight.engine.game import is_realtime
 
+from .ray_backend import ClusterLost
 from .stats import Tally
 
 CHUNK = 4096  # games per chunk: one stream each
 MAX_BATCH = 256  # chunks in one local batch: its result arrays stay a few tens of MiB
-IN_FLIGHT_PER_CPU = 16  # Ray tasks submitted and not yet merged, per CPU of the cluster
 Progress = Callable[[int], None]  # called with games finished so far
 
 
@@ -35,10 +34,12 @@ class Run:
     backend: str
     seconds: float
     interrupted: bool = False
+    stopped: str | None = None  # why a run stopped short other than a Ctrl-C (a lost cluster)
 
     strategy: str | None = None
     options: dict[str, Any] = field(default_factory=dict)  # the game's, and a strategy's
     seed: int = 0
+    warm_up: float = 0.0  # seconds the kernel took to load or compile, before ``seconds``
 
     @property
     def rate(self) -> float:
@@ -49,6 +50,8 @@ class Run:
         out = self.tally.to_json()
         out["engine"] = self.engine
         out["interrupted"] = self.interrupted
+        if self.stopped:
+            out["stopped"] = self.stopped
         if self.strategy:
             out["strategy"] = self.strategy
         # what it takes to run it again: the same seed and options give the same figures
@@ -58,6 +61,7 @@ class Run:
             out["backend"] = self.backend
             out["seconds"] = round(self.seconds, 3)
             out["games_per_second"] = self.rate
+            out["warm_up_seconds"] = round(self.warm_up, 3)  # compiling, not in the rate
         return out
 
 
@@ -79,6 +83,17 @@ def kernel_batch(game_id: str, options: dict[str, Any], seed: int, games: int,
     tally = Tally(game_id, int(options["players"]))
     tally.add_batch(winners, figures)
     return tally
+
+
+def warm_up(game_id: str, options: dict[str, Any]) -> None:
+    """Play one game and throw it away, so that compiling the kernel (a minute or two on its
+    first run after an install) is not counted as playing time in games/s."""
+    import numpy as np
+
+    from .kernels import kernel
+    from .kernels.rng import chunk_seeds
+
+    kernel(game_id).batch(chunk_seeds(0, 0, 1), np.ones(1, dtype=np.int64), options)
 
 
 def _kernel_local(game_id: str, options: dict[str, Any], seed: int, games: int,
@@ -116,41 +131,10 @@ def _worker_batch(game_id: str, options: dict[str, Any], seed: int, games: int,
 
 def _kernel_ray(game_id: str, options: dict[str, Any], seed: int, games: int, tally: Tally,
                 progress: Progress | None, address: str | None) -> None:  # fmt: skip
-    import ray
+    from .ray_backend import run_chunks
 
-    if not ray.is_initialized():
-        if address:
-            ray.init(address=address, log_to_driver=False)
-        else:
-            ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    remote = ray.remote(num_cpus=1)(_worker_batch)
     chunks = -(-games // CHUNK)
-    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
-    # about 8 tasks a CPU: a worker that finishes early takes the next one, so the run ends
-    # within a short task of the last; a task of up to 64 chunks keeps Ray's cost per task small
-    per_task = max(1, min(64, chunks // (8 * cpus)))
-    firsts = iter(range(0, chunks, per_task))
-
-    def submit(count: int) -> list[Any]:
-        return [
-            remote.remote(game_id, options, seed, games, first, min(per_task, chunks - first))
-            for first in itertools.islice(firsts, count)
-        ]
-
-    # at most a few tasks a CPU in flight: a run of 10**12 games is millions of tasks, which
-    # Ray would otherwise hold queued at once
-    pending = submit(IN_FLIGHT_PER_CPU * cpus)
-    try:
-        while pending:
-            ready, pending = ray.wait(pending, num_returns=1)
-            pending += submit(1)
-            tally.merge(ray.get(ready[0]))
-            if progress:
-                progress(tally.games)
-    except KeyboardInterrupt:
-        for ref in pending:
-            ray.cancel(ref)
-        raise
+    run_chunks(_worker_batch, (game_id, options, seed, games), chunks, tally, progress, address)
 
 
 def _reference(game_id: str, options: dict[str, Any], seed: int, games: int, tally: Tally,
@@ -195,6 +179,12 @@ def check(game_id: str, engine: str, backend: str, **options: Any) -> Any:
         raise ValueError(f"--engine {engine!r}: choose kernel or reference")
     if backend not in ("local", "ray"):
         raise ValueError(f"--backend {backend!r}: choose local or ray")
+    if backend == "ray":  # first: without the extra, the engine checks would miss the point
+        from .kernels import has_numba
+        from .ray_backend import INSTALL, has_ray
+
+        if not (has_ray() and has_numba()):
+            raise ValueError(f"--backend ray needs Ray and Numba: {INSTALL} (or --backend local)")
     if engine == "kernel":
         from .kernels import MODULES, has_numba
 
@@ -228,9 +218,12 @@ def run(
     game = check(game_id, engine, backend, **options)
     full = game.options_dict()
     tally = Tally(game_id, game.players)
-    t0 = time.perf_counter()
-    interrupted = False
+    interrupted, stopped = False, None
+    t0 = warm = time.perf_counter()
     try:
+        if engine == "kernel" and backend == "local":
+            warm_up(game_id, {**full, "strategy": strategy} if strategy else full)
+            t0 = time.perf_counter()
         if engine == "reference":
             _reference(game_id, full, seed, games, tally, progress, strategy)
         elif strategy is not None and backend == "ray":
@@ -244,10 +237,13 @@ def run(
             _kernel_local(game_id, full, seed, games, tally, progress)
     except KeyboardInterrupt:
         interrupted = True
+    except ClusterLost as e:
+        interrupted, stopped = True, str(e)
     except SystemError as e:
         if not is_ctrl_c(e):
             raise
         interrupted = True
     kept = {**full, "strategy": strategy} if strategy else full
     seconds = time.perf_counter() - t0
-    return Run(tally, engine, backend, seconds, interrupted, strategy, kept, seed)
+    return Run(tally, engine, backend, seconds, interrupted, stopped, strategy, kept, seed,
+               t0 - warm)  # fmt: skip

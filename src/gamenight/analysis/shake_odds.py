@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cache
-from math import comb
+from math import ceil, comb
 from typing import Any
 
 import numpy as np
@@ -59,21 +59,32 @@ def win_tables(rounds: int, scoring_faces: int) -> tuple[np.ndarray, np.ndarray]
     return shake_win_dp(rounds, hits_law(scoring_faces), LEAD, CAP)
 
 
-def win_stop_points(rounds: int, scoring_faces: int, round_no: int, lead: int) -> int | None:
-    """Points in hand at which a win-optimal shaker stops in round ``round_no`` (1-based),
-    leading by ``lead`` points before its shake; None if it never stops below the cap."""
+def win_stop_regions(rounds: int, scoring_faces: int, round_no: int, lead: int) -> list[list[int]]:
+    """Ranges ``[lo, hi]`` of points in hand at which a win-optimal shaker stops in round
+    ``round_no`` (1-based), leading by ``lead`` points before its shake. Not always one range:
+    far behind late in the game it may stop at a few hundred, then play on for thousands."""
     from .kernels.exact import shake_turn
 
     w, _ = win_tables(rounds, scoring_faces)
     p = hits_law(scoring_faces)
     e = lead // 10
-    t = shake_turn(e, w[round_no], LEAD, p, CAP)
-    wn = w[round_no]
+    wn = w[round_no]  # the position after this round, which a stop moves to
+    t = shake_turn(e, wn, LEAD, p, CAP)
+    regions: list[list[int]] = []
     for i in range(1, CAP):
-        stop = wn[min(max(e + i, -LEAD), LEAD) + LEAD]
-        if stop >= t[i] - 1e-15:
-            return 10 * i
-    return None
+        if wn[min(max(e + i, -LEAD), LEAD) + LEAD] >= t[i] - 1e-15:
+            if regions and regions[-1][1] == 10 * (i - 1):
+                regions[-1][1] = 10 * i
+            else:
+                regions.append([10 * i, 10 * i])
+    return regions
+
+
+def win_stop_points(rounds: int, scoring_faces: int, round_no: int, lead: int) -> int | None:
+    """The fewest points in hand at which a win-optimal shaker stops in round ``round_no``
+    (1-based), leading by ``lead`` points before its shake; None if it never stops below the cap."""
+    regions = win_stop_regions(rounds, scoring_faces, round_no, lead)
+    return regions[0][0] if regions else None
 
 
 def report(rounds: int = 10, leads: tuple[int, ...] = (-500, -200, 0, 200, 500)) -> dict[str, Any]:
@@ -88,7 +99,8 @@ def report(rounds: int = 10, leads: tuple[int, ...] = (-500, -200, 0, 200, 500))
         out["scoring_faces"][str(k)] = {
             "crap_out_chance": f"{q.numerator}/{q.denominator}",
             "crap_out_probability": float(q),
-            "ev_stop_at_points": float(stop),
+            "ev_stop_at_points": float(stop),  # the break-even
+            "ev_stop_from_points": 10 * ceil(stop / 10),  # points in hand come in tens
             "ev_of_shaking": ev_of_shaking(k),
             "shake_gives_up_die_faces": [f for f in range(1, 7) if ev_of_shaking(k) > 10 * f],
             "in_hand": [
@@ -115,8 +127,13 @@ def report(rounds: int = 10, leads: tuple[int, ...] = (-500, -200, 0, 200, 500))
             for r in range(rounds + 1)
         },
         "stop_at_points_by_round_and_lead": {
-            str(r + 1): {str(lead): win_stop_points(rounds, 3, r, lead) for lead in leads}
-            for r in range(rounds)
+            str(r): {str(lead): win_stop_points(rounds, 3, r, lead) for lead in leads}
+            for r in range(1, rounds + 1)
         },
+        "stop_regions_by_round_and_lead": {
+            str(r): {str(lead): win_stop_regions(rounds, 3, r, lead) for lead in leads}
+            for r in range(1, rounds + 1)
+        },
+        "stop_cap_points": 10 * CAP,
     }
     return out

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +21,8 @@ from gamenight.engine.game import is_realtime
 from .simulate import play_out
 
 Z95 = 1.96
+DEAL_STRIDE = 1_000_003  # deal i of seed s is table seed s * DEAL_STRIDE + i
+MAX_SEED = (2**64 - 1 - 1_000_000) // DEAL_STRIDE  # every table seed fits the engine's 64 bits
 
 
 def wilson(share: float, n: int) -> tuple[float, float]:
@@ -52,7 +55,8 @@ class BotRecord:
         n = max(self.games, 1)
         share = self.wins / n
         mean = self.total / n
-        var = max(self.total_sq / n - mean * mean, 0.0)
+        # the sample variance (n - 1): the spread of n returns around their own mean is smaller
+        var = max(self.total_sq / n - mean * mean, 0.0) * n / max(n - 1, 1)
         low, high = wilson(share, n)
         return {
             "bot": self.name,
@@ -76,6 +80,7 @@ class Tournament:
     players: int
     deals: int
     records: list[BotRecord] = field(default_factory=list)
+    interrupted: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -83,15 +88,26 @@ class Tournament:
             "players": self.players,
             "deals": self.deals,
             "games": sum(r.games for r in self.records) // self.players,
+            "interrupted": self.interrupted,
             "bots": [r.summary() for r in self.records],
         }
 
 
 def lineups(bots: int, players: int) -> list[tuple[int, ...]]:
-    """Which bots share a table: every combination, or all bots cycled when seats outnumber them."""
+    """Which bots share a table: every combination, or, when seats outnumber the bots, the bots
+    cycled from each starting bot in turn, so the extra seats go to each bot equally."""
     if bots >= players:
         return list(itertools.combinations(range(bots), players))
-    return [tuple(i % bots for i in range(players))]
+    out: list[tuple[int, ...]] = []
+    for first in range(bots):
+        lineup = tuple((first + i) % bots for i in range(players))
+        if not any(_rotation_of(lineup, seen) for seen in out):  # rotations play anyway
+            out.append(lineup)
+    return out
+
+
+def _rotation_of(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    return any(a == b[k:] + b[:k] for k in range(len(b)))
 
 
 def run_tournament(
@@ -100,9 +116,11 @@ def run_tournament(
     deals: int,
     players: int | None = None,
     seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
     **options: Any,
 ) -> Tournament:
-    """Play every lineup in every seat rotation on ``deals`` shared deals; rate the bots."""
+    """Play every lineup in every seat rotation on ``deals`` shared deals; rate the bots.
+    ``progress(games played, games in all)`` follows each game; Ctrl-C rates what was played."""
     from openskill.models import PlackettLuce
 
     if is_realtime(game_id):
@@ -113,38 +131,67 @@ def run_tournament(
         raise BadOption(game_id, "bots", "a tournament needs at least two bots")
     if not 1 <= deals <= 1_000_000:
         raise BadOption(game_id, "games", f"must be from 1 to 1000000 (got {deals})")
+    twice = sorted({b for b in bots if bots.count(b) > 1})
+    if twice:
+        raise BadOption(game_id, "bots", f"{twice[0]!r} is listed twice: each bot is rated once")
+    if type(seed) is not int or not 0 <= seed <= MAX_SEED:
+        raise BadOption(game_id, "seed", f"must be from 0 to {MAX_SEED} (got {seed})")
     if players is not None:
         options["players"] = players
     game = new_game(game_id, **options)
+    if game.players < 2:  # OpenSkill ranks seats against each other: one seat has no rank
+        raise BadOption(
+            game_id, "players", f"a tournament needs 2 seats or more (got {game.players})"
+        )
     for kind in bots:
         make_bot(game_id, kind, seed=0)  # an unknown kind fails before any game is played
     model = PlackettLuce()
     ratings = {name: model.rating(name=name) for name in bots}
     records = {name: BotRecord(name) for name in bots}
     n = game.players
-    for lineup in lineups(len(bots), n):
-        for turn in range(n):
-            seating = [bots[lineup[(s + turn) % n]] for s in range(n)]
-            for deal in range(deals):
-                deal_seed = seed * 1_000_003 + deal
+    seatings = [
+        [bots[lineup[(s + turn) % n]] for s in range(n)]
+        for lineup in lineups(len(bots), n)
+        for turn in range(n)
+    ]
+    total, played = deals * len(seatings), 0
+    try:
+        for deal in range(deals):  # a whole deal in every seating at a time: a stop stays fair
+            deal_seed = seed * DEAL_STRIDE + deal
+            for seating in seatings:
                 table = [make_bot(game_id, k, seed=deal_seed + s) for s, k in enumerate(seating)]
                 returns = play_out(game.new_state(seed=deal_seed), table).returns()
-                best = max(returns)
-                winners = sum(1 for r in returns if r == best)
-                for name, ret in zip(seating, returns, strict=True):
-                    records[name].add(ret, 1 / winners if ret == best else 0.0)
-                teams = model.rate(
-                    [[ratings[name]] for name in seating], ranks=[-r for r in returns]
-                )
-                for name in set(seating):  # a bot in several seats takes its mean update
-                    mine = [t[0] for t, sat in zip(teams, seating, strict=True) if sat == name]
-                    mu = sum(r.mu for r in mine) / len(mine)
-                    sigma = sum(r.sigma for r in mine) / len(mine)
-                    ratings[name] = model.rating(mu=mu, sigma=sigma, name=name)
+                _tally(model, ratings, records, seating, returns)
+                played += 1
+                if progress is not None:
+                    progress(played, total)
+    except KeyboardInterrupt:  # Ctrl-C: rate what was played, and say so
+        if played == 0:
+            raise
     for name, rec in records.items():
         rec.mu, rec.sigma = ratings[name].mu, ratings[name].sigma
     ranked = sorted(records.values(), key=lambda r: r.mu - 3 * r.sigma, reverse=True)
-    return Tournament(game_id, n, deals, ranked)
+    return Tournament(game_id, n, deals, ranked, played < total)
+
+
+def _tally(
+    model: Any,
+    ratings: dict[str, Any],
+    records: dict[str, BotRecord],
+    seating: list[str],
+    returns: list[float],
+) -> None:
+    """One game's returns into the records and the ratings."""
+    best = max(returns)
+    winners = sum(1 for r in returns if r == best)
+    for name, ret in zip(seating, returns, strict=True):
+        records[name].add(ret, 1 / winners if ret == best else 0.0)
+    teams = model.rate([[ratings[name]] for name in seating], ranks=[-r for r in returns])
+    for name in set(seating):  # a bot in several seats takes its mean update
+        mine = [t[0] for t, sat in zip(teams, seating, strict=True) if sat == name]
+        mu = sum(r.mu for r in mine) / len(mine)
+        sigma = sum(r.sigma for r in mine) / len(mine)
+        ratings[name] = model.rating(mu=mu, sigma=sigma, name=name)
 
 
 def plot(result: Tournament, path: str) -> None:
@@ -167,5 +214,5 @@ def plot(result: Tournament, path: str) -> None:
     right.set_title("win share (95 % interval)")
     fig.suptitle(f"{result.game}, {result.players} players, {result.deals} deals per seating")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=110, format="png")  # the path given, never path + ".png"
     plt.close(fig)

@@ -43,6 +43,8 @@ def make_bot(game_id: str, kind: str = "sensible", seed: int | None = None) -> B
     """A bot for ``game_id``: ``"random"``, ``"sensible"`` (random where a game has none),
     ``"optimal"`` (where exact analysis gives one), or ``"mcts"`` / ``"mcts-N"`` (tree search
     with N playouts a move, 200 by default)."""
+    if type(kind) is not str:
+        raise ValueError(f"unknown bot kind {kind!r}: choose one of {', '.join(BOT_KINDS)}")
     if kind == "mcts" or kind.startswith("mcts-"):
         from .mcts import MCTSBot
 

@@ -702,7 +702,7 @@ def _move(s: np.ndarray, d: np.ndarray, cur: int, steps: int) -> int:
             if d[AUTO_CLAIM]:
                 _gain(s, cur, START_PAY)
             else:
-                s[START_DUE] = 1
+                s[START_DUE] += 1  # each pass of Start owes $100 (a Fortune card may add one)
         s[POSN + cur] = _wrap(new, size) if new < 2 * size else new % size
         steps, then = _land(s, d, cur)
     return then
@@ -842,8 +842,8 @@ def _player(s: np.ndarray, d: np.ndarray, phase: int, cur: int, rng: Any, r: np.
         s[CASH + seat] -= IOU_LOAN + IOU_INTEREST
         s[MAY_END] = 1  # debt-free now
     elif phase == CLAIM or (s[START_DUE] and seat == cur):
+        _gain(s, seat, START_PAY * s[START_DUE])
         s[START_DUE] = 0
-        _gain(s, seat, START_PAY)
         if phase == CLAIM:
             then = THEN_PASS
     elif phase == TURN and s[MAY_BUY] and _buys(s, d, seat):

@@ -2,9 +2,10 @@
 
 It copies ``gamenight.realtime.RealtimeTable`` playing a game's state to the end: flips at a
 fixed tempo, each bot's call landing after an ex-Gaussian reaction time, the one late rule (a
-second voice under ``LATE_MS`` is dropped), calls held back when the table changes in time, the
-bots' false calls after a flip, and the run's cap on event rounds. Cards are group numbers in the
-engine's name order, so a draw of card number ``i`` of a pool is the engine's draw too.
+second voice under ``LATE_MS`` for what the last call took is dropped), calls held back when
+the table changes in time, the bots' false calls after a flip, and the run's cap on event
+rounds. Cards are group numbers in the engine's name order, so a draw of card number ``i`` of a
+pool is the engine's draw too.
 
 Chance comes from three sources that a test can replace with tapes (rows of ``tape``): uniform
 doubles (card draws, false-call checks, the choice of a false call), standard normals and standard
@@ -266,6 +267,7 @@ def play(
     now = 0.0
     last_call = -1.0
     called = False  # a call has been applied (last_call holds when)
+    last_right = NONE  # the right call on the table the last applied call changed
     flip_due = False
     seq = 0
     rounds = 0
@@ -362,14 +364,15 @@ def play(
         else:
             pend_call[s] = NONE
             right = good  # the table has not changed since the settle (nor has ``seen``)
-            if called and now - last_call < late and kind != right:
-                continue  # too late: the second voice
+            if called and now - last_call < late and kind != right and kind == last_right:
+                continue  # too late: the second voice for what the last call took
             if out[s] or (slap and cl == 0):
                 continue  # stale: that call is not open now
             moves += 1
             calls += 1
             last_call = now
             called = True
+            last_right = right
             if slap and kind == right:
                 for i in range(cl):
                     _put(pack, ph, pl, s, center[i])
