@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,16 @@ def test_list_names_every_game() -> None:
         assert gid in result.stdout
 
 
+def test_list_keeps_each_description_in_its_column_at_80_columns() -> None:
+    """The first command a newcomer runs wrapped four of six descriptions back to column 0."""
+    result = runner.invoke(app, ["list"], env={"COLUMNS": "80"})
+    ids = tuple(gamenight.list_games())
+    for line in result.stdout.splitlines():
+        assert len(line) <= 80 and (not line.strip() or line.startswith((*ids, " ", "play one"))), (
+            line
+        )
+
+
 def test_replay_rebuilds_a_saved_game(tmp_path: Path) -> None:
     state = gamenight.new_game("snake-eyes", players=3).new_state(seed=7)
     while not state.is_terminal():
@@ -33,6 +44,20 @@ def test_replay_rebuilds_a_saved_game(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
     assert out["view"] == state.view() and out["winner"] == state.winner()
+
+
+def test_replay_of_a_game_under_way_shows_no_result_yet(tmp_path: Path) -> None:
+    """A record saved with s after two throws showed every seat's result as 0.0 beside its 48
+    chips, as if everyone had broken even."""
+    state = gamenight.new_game("snake-eyes", players=2).new_state(seed=3)
+    for _ in range(4):
+        state.sample_chance()
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(state.record()))
+    out = json.loads(runner.invoke(app, ["replay", str(path), "--json"]).stdout)
+    assert [row["result"] for row in out["standings"]] == [None, None]
+    text = runner.invoke(app, ["replay", str(path)]).stdout
+    assert "0.0" not in text and "in progress" in text
 
 
 def test_replay_of_a_bad_record_names_the_move(tmp_path: Path) -> None:
@@ -121,6 +146,24 @@ def test_simulate_refuses_a_plot_path_it_cannot_write_before_playing(tmp_path: P
     result = runner.invoke(app, ["simulate", "snake-eyes", "--games", "5", "--plot", str(where)])
     one_line_error(result, "--plot", "no such directory")
     assert "games/s" not in result.output  # refused before the run, not after it
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["simulate", "snake-eyes", "--games", "5"],
+        ["tournament", "shake", "--bots", "random,sensible", "--games", "1"],
+    ],
+)
+def test_a_plot_without_matplotlib_is_refused_before_playing(
+    command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A newcomer with the base install asked for --plot: the whole run was played, then it
+    ended in an error and no chart (and the tournament's figures were never printed)."""
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # not installed
+    result = runner.invoke(app, [*command, "--plot", str(tmp_path / "run.png")])
+    one_line_error(result, "--plot", "pip install -e '.[plot]'")
+    assert "games/s" not in result.output and "win share" not in result.output
 
 
 def test_a_deeply_nested_table_file_is_refused_with_its_name(tmp_path: Path) -> None:
@@ -228,3 +271,108 @@ def test_simulate_realtime_refuses_a_turn_based_game() -> None:
 def test_simulate_address_without_ray_is_refused() -> None:
     args = ["simulate", "snake-eyes", "--games", "5", "--address", "10.0.0.1:6379"]
     one_line_error(runner.invoke(app, args), "--address", "--backend ray")
+
+
+@pytest.mark.parametrize(
+    "option",
+    [
+        ["--port", "70000"],  # was served on 70000 - 65536 = 4464 while it printed :70000
+        ["--port", "-1"],
+        ["--idle-minutes", "-1"],
+        ["--rate-limit", "0"],
+        ["--http-rate-limit", "-2"],
+        ["--http-rate-limit", "nan"],
+        ["--idle-minutes", "nan"],
+    ],
+)
+def test_serve_refuses_an_out_of_range_number_before_serving(
+    option: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gamenight.server.serve
+
+    monkeypatch.setattr(gamenight.server.serve, "run", lambda settings: pytest.fail("served"))
+    result = runner.invoke(app, ["serve", *option])
+    assert result.exit_code == 2 and option[0] in result.output, result.output
+
+
+@pytest.mark.parametrize("url", ["foo://bar", "not a url"])
+def test_serve_names_a_database_url_it_cannot_read(url: str) -> None:
+    """It was a 40-line traceback ending in SQLAlchemy's NoSuchModuleError."""
+    import socket
+
+    with socket.socket() as free:  # a port nobody holds: 8000 may be another server's
+        free.bind(("127.0.0.1", 0))
+        port = str(free.getsockname()[1])
+    result = runner.invoke(app, ["serve", "--port", port, "--database-url", url])
+    one_line_error(result, "--database-url", url)
+
+
+@pytest.mark.parametrize("command", ["play", "simulate", "odds"])
+def test_help_lists_every_betting_strategy(command: str) -> None:
+    """simulate --help said "(see gamenight.bots.casino_bot; every_area)" and play's ended in
+    "..." and never said its default: a reader could not find one_roll at all."""
+    from gamenight.bots.casino_bot import STRATEGIES
+
+    result = runner.invoke(app, [command, "--help"])
+    said = re.search(r"--strategy(.*?)\n  --", result.output, re.S)
+    assert said, result.output
+    for name in STRATEGIES:
+        assert re.search(rf"\b{name}\b", said.group(1)), (name, said.group(1))
+
+
+def test_every_option_of_every_command_says_what_it_is() -> None:
+    """snap-table --help showed --players with no words at all."""
+    import typer.main
+
+    group = typer.main.get_command(app)
+    for name, command in group.commands.items():  # type: ignore[attr-defined]
+        for param in command.params:
+            if param.param_type_name == "option" and param.name != "help":
+                assert param.help, f"{name} {param.opts[0]} has no help text"
+
+
+def test_options_without_a_fixed_default_say_what_they_default_to() -> None:
+    """tournament --players said only "seats at each table": a reader of the README's
+    `tournament gambler --bots random,sensible` could not tell it plays four seats."""
+    import typer.main
+
+    group = typer.main.get_command(app)
+    for name, command in group.commands.items():  # type: ignore[attr-defined]
+        for param in command.params:
+            if param.name == "players" and param.default is None:
+                assert "default" in (param.help or ""), f"{name} --players: {param.help}"
+
+
+def test_serve_on_a_port_in_use_says_so_before_claiming_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A second `gamenight serve` printed "serving on http://127.0.0.1:8000" (the first one's
+    address) and then failed in a JSON log line."""
+    import socket
+
+    import gamenight.server.serve
+
+    monkeypatch.setattr(gamenight.server.serve, "run", lambda settings: pytest.fail("served"))
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = runner.invoke(app, ["serve", "--port", str(port)])
+    one_line_error(result, f"--port {port}", "in use", "another gamenight serve")
+    assert "serving on" not in result.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        # (a URL no server can open: a serve that took the cap would stop, not listen)
+        ["serve", "--database-url", "nodb://x", "--ws-per-client", "-1"],
+        ["serve", "--database-url", "nodb://x", "--tables-per-client", "-5"],
+        ["simulate-realtime", "snap", "--seed", "-1"],
+        ["tournament", "shake", "--seed", "-1"],
+    ],
+)
+def test_negative_counts_and_seeds_are_refused_by_name(args: list[str]) -> None:
+    """A negative cap or seed is a typo, refused before anything starts (a seed like every other
+    command's, 0 or more)."""
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert args[-2] in result.output

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from typer.testing import CliRunner
 import gamenight
 from gamenight.catalogue import GAMES
 from gamenight.cli import app
-from gamenight.tui.base import TableApp
+from gamenight.tui.base import NEW_GAME, TableApp
 
 runner = CliRunner()
 EXAMPLES = Path(__file__).parent.parent / "examples"
@@ -27,6 +28,33 @@ def started(monkeypatch: pytest.MonkeyPatch) -> list[TableApp]:
     apps: list[TableApp] = []
     monkeypatch.setattr(TableApp, "run", lambda self: apps.append(self))
     return apps
+
+
+def test_n_at_the_end_deals_a_new_game_with_the_same_table(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """n at the end of a game (run returns NEW_GAME) deals another: a new seed, the same seats,
+    options and bot strategy, and each game's own line to play it again."""
+    tables: list[TableApp] = []
+
+    def run(self: TableApp) -> str | None:
+        tables.append(self)
+        return NEW_GAME if len(tables) < 3 else None
+
+    monkeypatch.setattr(TableApp, "run", run)
+    table = tmp_path / "t.json"
+    table.write_text(json.dumps({"players": 3, "max_rolls": 20}))
+    args = ["play", "snake-eyes-casino", "--table", str(table), "--bots", "2", "--seed", "5"]
+    result = runner.invoke(app, [*args, "--strategy", "field"])
+    assert result.exit_code == 0, result.output
+    assert len(tables) == 3
+    assert tables[0].seed == 5 and len({t.seed for t in tables}) == 3
+    for t in tables:
+        assert t.seat_kinds == ["human", "bot", "bot"]
+        assert t.state.players == 3 and t.state.game.options_dict()["max_rolls"] == 20
+        assert [b.strategy for b in t.bots.values()] == ["field", "field"]  # type: ignore[attr-defined]
+        assert f"--seed {t.seed} " in result.output.replace("\n", " ")
+        assert t.save_path.name == f"gamenight-snake-eyes-casino-seed{t.seed}.json"
 
 
 def test_the_catalogue_agrees_with_the_registry() -> None:
@@ -76,6 +104,21 @@ def test_a_table_file_seats_its_players_unless_players_is_given(
     assert started[0].seat_kinds == ["human", "bot", "bot"]
 
 
+@pytest.mark.parametrize("seats", ['"[red]3"', "true", "2.0", "null"])
+def test_a_table_file_with_a_player_count_that_is_no_number_is_named(
+    started: list[TableApp], tmp_path: Path, seats: str
+) -> None:
+    """'players': "3" in a hand-written table file was a TypeError traceback (bots > players)."""
+    table = tmp_path / "table.json"
+    table.write_text(f'{{"players": {seats}}}')
+    for command in (["play", "snake-eyes-casino", "--live"], ["simulate", "snake-eyes-casino"]):
+        result = runner.invoke(app, [*command, "--table", str(table)])
+        assert result.exit_code == 2, result.output
+        assert "'players' must be a whole number" in result.output
+        assert "Traceback" not in result.output
+    assert not started
+
+
 @pytest.mark.parametrize(
     ("args", "named"),
     [
@@ -90,6 +133,10 @@ def test_a_table_file_seats_its_players_unless_players_is_given(
         (["play", "snap", "--level", "godlike"], "--level"),
         (["play", "shake", "--table", "examples/table.json"], "--table"),
         (["play", "shake", "--players", "2", "--bots", "3"], "--bots"),
+        # the engine takes seeds 0 .. 2**64 - 1: these were a traceback from inside the table
+        (["play", "snake-eyes", "--seed", "-5"], "--seed"),
+        (["play", "gambler", "--seed", str(2**64)], "--seed"),
+        (["play", "snap", "--seed", "-1"], "--seed"),
     ],
 )
 def test_options_a_game_cannot_use_are_refused_by_name(
@@ -127,6 +174,33 @@ def test_the_printed_seed_deals_the_same_game_again(started: list[TableApp]) -> 
         state.apply({"type": "roll"}, 0)
         state.sample_chance()
     assert a.results == b.results
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["snake-eyes-casino", "--live", "--table", str(EXAMPLES / "table.json")],
+        ["snake-eyes-casino", "--players", "2", "--strategy", "field"],
+        ["snap", "--level", "expert"],
+    ],
+)
+def test_the_printed_command_plays_the_same_table_again(
+    started: list[TableApp], options: list[str]
+) -> None:
+    """It left out --live, --table, --strategy and --level: 'again' was another game."""
+    first = runner.invoke(app, ["play", *options])
+    assert first.exit_code == 0, first.output
+    again = re.search(r"again with (gamenight play .*)", first.output)
+    assert again, first.output
+    second = runner.invoke(app, shlex.split(again.group(1))[1:])
+    assert second.exit_code == 0, second.output
+    a, b = started
+    assert a.state.record() == b.state.record()  # game, options and seed
+    assert type(a) is type(b) and a.seat_kinds == b.seat_kinds
+    assert getattr(a, "level", None) == getattr(b, "level", None)
+    bots_a, bots_b = (getattr(t, "bots", {}) for t in (a, b))
+    strategy = [getattr(bot, "strategy", None) for bot in bots_a.values()]
+    assert strategy == [getattr(bot, "strategy", None) for bot in bots_b.values()]
 
 
 def test_casino_strategy_live_and_the_example_table(started: list[TableApp]) -> None:
@@ -185,3 +259,24 @@ def test_replay_of_a_casino_session_names_the_biggest_bankroll(tmp_path: Path) -
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 0, result.output
     assert "bankroll" in result.output and "biggest bankroll" in result.output
+
+
+def test_replay_of_a_session_in_progress_counts_the_chips_on_the_layout(tmp_path: Path) -> None:
+    """Standings showed A at 990 after a 10-chip wager, as if the chips were lost."""
+    state = gamenight.new_game("snake-eyes-casino", players=2).new_state(seed=1)
+    state.apply({"type": "wager", "area": "hard6", "amount": 10}, 0)
+    path = tmp_path / "casino.json"
+    path.write_text(json.dumps(state.record()))
+    result = runner.invoke(app, ["replay", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)["standings"]
+    assert [(r["bankroll"], r["on layout"]) for r in rows] == [(990, 10), (1000, 0)]
+    shown = runner.invoke(app, ["replay", str(path)]).output
+    assert "on layout" in shown
+
+
+@pytest.mark.parametrize("delay", ["nan", "inf", "1e308", "-1"])
+def test_a_delay_that_is_no_number_of_seconds_is_refused(delay: str, started: list) -> None:
+    """--delay inf opened a table whose bots never moved; nan slipped past the range check."""
+    result = runner.invoke(app, ["play", "snake-eyes", "--delay", delay])
+    assert result.exit_code == 2 and "--delay" in result.output and not started, result.output

@@ -88,6 +88,32 @@ async def test_quitting_mid_game_asks_first(tmp_path: Path) -> None:
         assert not app.is_running
 
 
+@pytest.mark.parametrize("key", ["ctrl+c", "ctrl+q"])
+async def test_ctrl_c_and_ctrl_q_ask_first_mid_game_and_quit_when_pressed_again(
+    tmp_path: Path, key: str
+) -> None:
+    """Textual's ctrl+q quit at once and lost the game; ctrl+c only said "press ctrl+q"."""
+    app = snake_app(tmp_path, ["human", "human"])
+    async with app.run_test() as pilot:
+        await pilot.press("space")
+        await pilot.press("question_mark")  # even over the help dialog
+        await pilot.press(key)
+        assert isinstance(app.screen, ConfirmQuit)
+        await pilot.press("n")
+        assert app.is_running and len(app.state.moves) == 1
+        await pilot.press(key, key)
+        await pilot.pause()
+        assert not app.is_running
+
+
+async def test_ctrl_c_quits_at_once_before_the_first_move(tmp_path: Path) -> None:
+    app = snake_app(tmp_path, ["human", "human"])
+    async with app.run_test() as pilot:
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert not app.is_running
+
+
 async def test_saved_record_replays_equal(tmp_path: Path) -> None:
     app = snake_app(tmp_path, ["human", "bot"])
     async with app.run_test() as pilot:
@@ -191,6 +217,15 @@ def render_text(renderable: Any) -> str:
     return console.export_text()
 
 
+def test_a_seven_thrown_for_first_player_is_not_called_a_seven() -> None:
+    """The red 'seven' (2 chips to the kitty) showed under a throw for the first player."""
+    state = gamenight.new_game("snake-eyes", players=2).new_state(seed=1)
+    state.apply({"type": "dice", "faces": [3, 4]})
+    assert state.view()["phase"] == "first-player"
+    text = render_text(SnakeEyesTable().render(state.view(), ["A", "B"]))
+    assert "last throw: 7" in text and "seven" not in text
+
+
 def test_tables_are_chosen_by_game_id() -> None:
     assert isinstance(table_for("snake-eyes"), SnakeEyesTable)
     assert isinstance(table_for("shake"), ShakeTable)
@@ -226,6 +261,8 @@ def test_shake_table_shows_dice_pad_and_crap_out_odds() -> None:
     assert "round 2/3" in text
     assert "1/64" in text and "1.6%" in text
     assert text.count(" 10 ") >= 3  # three scoring shake dice
+    # and three blanks, there in words without colour (NO_COLOR drew them as spaces)
+    assert "shake dice    10   --   10   --   --   10" in text
     assert "50" in text and "score pad" in text
     assert table.chance_holder({**SHAKE_VIEW, "phase": "shake"}) == 1
     assert table.chance_holder({**SHAKE_VIEW, "phase": "roll"}) is None

@@ -57,3 +57,19 @@ async def test_a_bots_reason_is_on_screen_while_it_plays() -> None:
                 await pilot.pause()
         assert "expected gain +30" in app.why
         assert "expected gain" in screen_text(app)
+
+
+async def test_a_long_reason_is_shown_whole_at_80_columns() -> None:
+    """At 80x24 the status bar cut '... 1,270 in hand (expected' off before 'loss 20)'."""
+    game = gamenight.new_game("shake", players=2, rounds=2)
+    app = GameApp(game, ["human", "bot"], 2, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        why = (
+            "F shakes on: expected gain +30 against a 1.6% risk to 1,270 in hand (expected loss 20)"
+        )
+        app.set_status("F bot is thinking …", why)
+        await pilot.pause()
+        status = app.query_one("#status")
+        rows = screen_text(app).splitlines()[status.region.y : status.region.bottom]
+        shown = " ".join(" ".join(rows).split())
+        assert "F bot is thinking" in shown and "(expected loss 20)" in shown

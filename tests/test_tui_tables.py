@@ -10,10 +10,10 @@ import json
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input
+from textual.widgets import Input, RichLog
 
 import gamenight
-from gamenight.tui.base import ConfirmQuit, HelpScreen, SaveScreen
+from gamenight.tui.base import NEW_GAME, ConfirmQuit, HelpScreen, SaveScreen
 from gamenight.tui.rules_help import RULES
 from tui_tables import SIZE, TABLES, play_out, screen_text
 
@@ -59,6 +59,9 @@ async def test_help_lists_every_key_and_the_rules_and_pauses_bots(
         for key, _what in app.TABLE_KEYS:
             assert key in shown
         assert app.screen.rules == RULES[game_id]
+        # a saved turn-based game plays on with --resume; a real-time one only replays
+        resumable = game_id not in ("snap", "slap-the-elephant")
+        assert (f"gamenight play {game_id} --resume FILE" in shown["s"]) == resumable
         moves = len(app.state.moves)
         for _ in range(20):  # bots and dice wait while the dialog is open
             if hasattr(app, "clock"):
@@ -103,6 +106,33 @@ async def test_save_to_a_good_and_to_a_bad_path(game_id: str, tmp_path: Path) ->
 
 
 @pytest.mark.parametrize("game_id", GAMES)
+async def test_saving_over_a_file_the_table_did_not_write_asks_first(
+    game_id: str, tmp_path: Path
+) -> None:
+    """A path typed into the save dialog silently replaced any file there (a table file, a
+    record of another game)."""
+    app = TABLES[game_id](tmp_path)
+    other = tmp_path / "table.json"
+    other.write_text('{"players": 3}')
+    async with app.run_test(size=SIZE) as pilot:
+        await play_out(app, pilot, limit=3)
+        await save_to(pilot, app, str(other))
+        assert isinstance(app.screen, SaveScreen)  # still asking, the file untouched
+        assert other.read_text() == '{"players": 3}'
+        await pilot.pause()
+        shown = " ".join(screen_text(app).split())
+        assert "already exists: enter again replaces it, or change the name" in shown
+        await pilot.press("enter")  # enter again: replace it
+        await pilot.pause()
+        assert not isinstance(app.screen, SaveScreen)
+        assert json.loads(other.read_text())["game"] == game_id
+        await play_out(app, pilot, limit=3)
+        await save_to(pilot, app, str(other))  # the table's own file: replaced at once
+        assert not isinstance(app.screen, SaveScreen)
+        assert len(json.loads(other.read_text())["moves"]) == len(app.state.moves)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
 async def test_quit_mid_game_asks_first(game_id: str, tmp_path: Path) -> None:
     app = TABLES[game_id](tmp_path)
     async with app.run_test(size=SIZE) as pilot:
@@ -119,3 +149,66 @@ async def test_quit_mid_game_asks_first(game_id: str, tmp_path: Path) -> None:
         await pilot.press("y")
         await pilot.pause()
         assert not app.is_running
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+async def test_n_deals_a_new_game_once_the_game_is_over(game_id: str, tmp_path: Path) -> None:
+    """At the end of a game the only way to play again was to quit and type a command. Before
+    the end n stays the table's own key (the casino's "pass the dice") and deals nothing."""
+    app = TABLES[game_id](tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await play_out(app, pilot, limit=3)
+        assert app.state.moves and not app.state.is_terminal()
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.is_running and "new game" not in screen_text(app)
+        await play_out(app, pilot)
+        assert app.state.is_terminal()
+        await pilot.pause()
+        assert "n new game" in screen_text(app)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen) and "n" in dict(app.screen.keys)
+        await pilot.press("n")  # not while a dialog is open
+        await pilot.pause()
+        assert app.is_running
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        assert not app.is_running
+    assert app.return_value == NEW_GAME
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+async def test_a_long_log_line_wraps_inside_the_log_at_80x24(game_id: str, tmp_path: Path) -> None:
+    """The Snap call log at 80x24 read 'B snaps their fingers fir' / 'at the mouse': a log drew
+    its lines 78 cells wide (Textual's default) and the scrollbar hid the last letters."""
+    app = TABLES[game_id](tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        log = app.query_one(RichLog)
+        # the call that lost its letters: its first 78 cells end in "first"
+        line = "  58.24s bot B: snap_fingers — first correct call: B snaps their fingers first at the mouse and takes 5 cards"  # noqa: E501
+        for _ in range(30):  # enough lines for the scrollbar to show
+            log.write(line)
+        await pilot.pause()
+        width = log.scrollable_content_region.width
+        assert log.show_vertical_scrollbar
+        assert max(strip.cell_length for strip in log.lines) <= width
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+async def test_a_terminal_below_80x24_is_told_figures_are_cut_off(
+    game_id: str, tmp_path: Path
+) -> None:
+    """Resized to 60x20 the Gambler side panel showed no bankrolls and Snake Eyes cut seat
+    names to '…', with nothing to say a figure was missing."""
+    app = TABLES[game_id](tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        said = [n.message for n in app._notifications]  # noqa: SLF001
+        assert not any("80x24" in m for m in said)
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+        said = [n.message for n in app._notifications]  # noqa: SLF001
+        assert sum("needs 80x24: some names and figures are cut off" in m for m in said) == 1

@@ -19,7 +19,7 @@ from textual.widgets import Footer, Header, RichLog, Static
 
 from gamenight.bots.base import Bot, make_bot
 from gamenight.bots.explain import explain
-from gamenight.engine import Action, Game, GamenightError
+from gamenight.engine import Action, Game, GamenightError, State
 
 from .base import BOT, DIALOG_CSS, HUMAN, ConfirmQuit, TableApp
 from .tables import table_for
@@ -35,7 +35,7 @@ class GameApp(TableApp):
     CSS = (
         DIALOG_CSS
         + """
-    #status { height: 2; padding: 0 1; background: $boost; }
+    #status { height: auto; min-height: 2; max-height: 3; padding: 0 1; background: $boost; }
     #main { height: 1fr; }
     #table { width: 1fr; height: 100%; padding: 0 1; border: round $primary;
              overflow-y: auto; }
@@ -58,6 +58,7 @@ class GameApp(TableApp):
         bot_delay: float = 0.6,
         save_path: str | Path | None = None,
         bots: dict[int, Bot] | None = None,
+        state: State | None = None,
     ) -> None:
         super().__init__()
         self.game_id, self.game_title = game.id, game.title
@@ -66,7 +67,7 @@ class GameApp(TableApp):
         self.game = game
         self.seats = list(seats)
         self.seat_kinds = self.seats
-        self.state = game.new_state(seed=seed)
+        self.state = game.new_state(seed=seed) if state is None else state  # state: resumed
         self.seed = seed
         self.bot_delay = bot_delay
         self.table = table_for(game.id)
@@ -114,7 +115,8 @@ class GameApp(TableApp):
         if st.is_terminal():
             w = st.winner()
             self.set_status(f"Game over. {'Winner: ' + self.names[w] if w is not None else ''}")
-            self.set_keys("q quit   s save the record   ? help")
+            self.set_keys("n new game   q quit   s save the record   ? help")
+            self.game_ended()
             return
         if st.is_chance():
             holder = self.table.chance_holder(st.view())

@@ -1,7 +1,8 @@
 """What every terminal table shares: one key map, the help, save and quit dialogs, the title.
 
 Every table answers ``?`` (help: every key and the rules summary), ``s`` (save the record),
-``q`` (quit, asking first while a game is in progress). Bots and dice wait while any dialog is
+``q`` (quit, asking first while a game is in progress) and, once the game is over, ``n`` (a new
+game at the same table: ``run`` returns ``NEW_GAME``). Bots and dice wait while any dialog is
 open: ``paused`` says so, and ``schedule`` re-arms a move that comes due during a dialog.
 """
 
@@ -15,6 +16,8 @@ from typing import Any
 from rich.markup import escape
 from rich.table import Table as RichTable
 from rich.text import Text
+from textual import events
+from textual.actions import SkipAction
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -24,6 +27,8 @@ from textual.widgets import Button, Input, Label, Static
 from .rules_help import rules_for
 
 HUMAN, BOT = "human", "bot"
+MIN_SIZE = (80, 24)  # every table fits this; below it panels cut names and figures
+NEW_GAME = "new game"  # what a table's run returns when the player asks for another deal
 
 DIALOG_CSS = """
 ConfirmQuit, HelpScreen, SaveScreen { align: center middle; }
@@ -83,21 +88,33 @@ class HelpScreen(ModalScreen[None]):
 
 
 class SaveScreen(ModalScreen[str | None]):
-    """Asks where to save the record, suggesting the last path."""
+    """Asks where to save the record, suggesting the last path; asks again before replacing a
+    file this table did not write (a typo must not overwrite another game or a table file)."""
 
     BINDINGS = [("escape", "cancel", "cancel")]
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, written: set[Path] | None = None) -> None:
         super().__init__()
         self.path = path
+        self.written = written or set()
+        self.warned = ""  # the path already warned about: enter again replaces it
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Label("Save the game record to (enter saves, escape cancels):")
             yield Input(value=str(self.path), id="save-path")
+            yield Static("", id="save-warning")  # a Static wraps a long path; a Label cuts it
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value.strip() or None)
+        event.stop()  # the path is this dialog's answer, not a command for the table below
+        value = event.value.strip()
+        path = Path(value).expanduser()
+        if value and value != self.warned and path.is_file() and path.resolve() not in self.written:
+            self.warned = value
+            warning = f"{path} already exists: enter again replaces it, or change the name"
+            self.query_one("#save-warning", Static).update(Text(warning, style="bold red"))
+            return
+        self.dismiss(value or None)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -128,13 +145,19 @@ def seats_text(kinds: Sequence[str]) -> str:
     return " · ".join(parts)
 
 
-class TableApp(App[None]):
+class TableApp(App[str | None]):
     """Base of every table: set ``state``, ``game_title``, ``seat_kinds`` and ``seed``."""
 
     BINDINGS = [
         Binding("question_mark", "help", "help"),
         Binding("s", "save", "save"),
         Binding("q", "quit_game", "quit"),
+        # Textual's own ctrl+q quit at once, losing a game in progress, and its ctrl+c only
+        # said "press ctrl+q": both ask first like q, and pressed again they quit.
+        Binding("ctrl+c,ctrl+q", "interrupt", "quit", show=False, priority=True),
+        # Only once the game is over; until then n is the table's own (the casino's "pass dice",
+        # a listed choice): the binding steps aside and the key goes on to it.
+        Binding("n", "new_game", "new game", priority=True),
     ]
     CSS = DIALOG_CSS
     #: the keys this table adds, for the help dialog: (key, what it does)
@@ -147,13 +170,29 @@ class TableApp(App[None]):
     seed: int | None = None
     save_path: Path
     bot_delay: float = 0.6
+    written: set[Path]  # files this table saved: saving there again replaces them unasked
+    ended = False  # the end is on screen (and n in the footer)
+    too_small = False  # the terminal is below MIN_SIZE (and the player was told)
 
     def table_title(self) -> str:
         seed = "random seed" if self.seed is None else f"seed {self.seed}"
         return f"{self.game_title} · {seats_text(self.seat_kinds)} · {seed}"
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.written = set()
+
     def on_mount(self) -> None:
         self.title = self.table_title()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Below 80x24 panels cut off names and figures: say so, once each time it shrinks."""
+        small = event.size.width < MIN_SIZE[0] or event.size.height < MIN_SIZE[1]
+        if small and not self.too_small:
+            w, h = MIN_SIZE
+            self.notify(f"this table needs {w}x{h}: some names and figures are cut off",
+                        severity="warning", timeout=8)  # fmt: skip
+        self.too_small = small
 
     # --- dialogs -------------------------------------------------------------------------------
     @property
@@ -165,9 +204,19 @@ class TableApp(App[None]):
         return [
             *self.TABLE_KEYS,
             ("?", "this help"),
-            ("s", "save the game record (a JSON file that `gamenight replay` reads)"),
-            ("q", "quit (asks first while the game is on)"),
+            ("s", self.save_help()),
+            ("q", "quit (asks first while the game is on; so do ctrl+c and ctrl+q)"),
+            ("n", "once the game is over: a new game with the same players and options"),
         ]
+
+    def save_help(self) -> str:
+        """What a saved record is good for: a turn-based game plays on from it another night."""
+        from gamenight.engine.game import is_realtime
+
+        said = "save the game record (a JSON file that `gamenight replay` reads"
+        if is_realtime(self.game_id):
+            return said + ")"
+        return said + f"; `gamenight play {self.game_id} --resume FILE` plays on from it)"
 
     def action_help(self) -> None:
         if not self.paused:
@@ -181,7 +230,7 @@ class TableApp(App[None]):
             if path:
                 self.save_to(Path(path).expanduser())
 
-        self.push_screen(SaveScreen(self.save_path), chosen)
+        self.push_screen(SaveScreen(self.save_path, self.written), chosen)
 
     def save_to(self, path: Path) -> bool:
         """Write the record; a path that cannot be written is a message, and the game goes on."""
@@ -192,11 +241,29 @@ class TableApp(App[None]):
             self.notify(escape(f"could not save to {path}: {why}"), severity="error", timeout=8)
             return False
         self.save_path = path
+        self.written.add(path.resolve())
         self.notify(escape(f"record saved to {path}"))
         return True
 
     def game_over(self) -> bool:
         return bool(self.state.is_terminal())
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The new-game key is live (and in the footer) only once the game is over."""
+        if action == "new_game":
+            return self.game_over() and not self.paused
+        return True
+
+    def action_new_game(self) -> None:
+        if not self.game_over() or self.paused:
+            raise SkipAction()
+        self.exit(NEW_GAME)
+
+    def game_ended(self) -> None:
+        """A table calls this when it shows the end: the footer now offers a new game."""
+        if not self.ended:
+            self.ended = True
+            self.refresh_bindings()
 
     def action_quit_game(self) -> None:
         if self.paused:
@@ -210,6 +277,15 @@ class TableApp(App[None]):
                 self.exit()
 
         self.push_screen(ConfirmQuit(), answered)
+
+    def action_interrupt(self) -> None:
+        """Ctrl-C or Ctrl-Q: quit, asking first while a game is on; a second press quits."""
+        if isinstance(self.screen, ConfirmQuit) or self.game_over() or not self.state.moves:
+            self.exit()
+            return
+        while isinstance(self.screen, ModalScreen):  # help or save open: the question replaces it
+            self.pop_screen()
+        self.action_quit_game()
 
     # --- bots on a timer -----------------------------------------------------------------------
     def schedule(self, move: Callable[[], None]) -> None:

@@ -9,6 +9,7 @@ the physical table, sees the lit areas and payouts, then settles.
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ from gamenight.games.snake_eyes_casino import CasinoState
 from .base import BOT, HUMAN, TableApp
 from .tables import dice_art
 
-DEALER_HELP = "dealer: dice A B · amend A B · void REASON · settle · force REASON"
+DEALER_HELP = "dealer: dice A B · amend A B · void WHY · settle · force WHY · seat B/off"
 
 
 def parse_command(text: str) -> tuple[dict[str, Any], bool]:
@@ -68,11 +69,12 @@ def _totals(rows: tuple[tuple[int, str], ...]) -> str:
 
 
 def pays_text(area: str, option: str) -> str:
-    """What an area pays under ``option``: '9:1', or each total's payout when they differ."""
+    """What an area pays under ``option``: '9:1', or '1:1; 2 pays 3:1, 12 pays 2:1' when totals
+    differ (the common payout, then the exceptions: short enough for 80 columns)."""
     by_total = WAGERS[area].pays[option]
-    if len(set(by_total.values())) == 1:
-        return f"{next(iter(by_total.values()))}:1"
-    return ", ".join(f"{t} pays {n}:1" for t, n in sorted(by_total.items()))
+    common = Counter(by_total.values()).most_common(1)[0][0]
+    rest = [f"{t} pays {n}:1" for t, n in sorted(by_total.items()) if n != common]
+    return f"{common}:1" + (f"; {', '.join(rest)}" if rest else "")
 
 
 def describe(area: str, option: str, edge: float) -> str:
@@ -127,6 +129,7 @@ class CasinoApp(TableApp):
         ("r", "roll (the shooter, with a wager on the layout)"),
         ("g", "give up the dice"),
         ("tab", "live table: to and from the dealer's line (dice A B, amend A B, void, settle)"),
+        ("seat B", "typed on the dealer's line: keys act for seat B; seat off: whoever is asked"),
     )
 
     def __init__(
@@ -141,13 +144,17 @@ class CasinoApp(TableApp):
         strategy: str = "benchmark",
         bot_delay: float = 0.6,
         save_path: str | Path | None = None,
+        state: CasinoState | None = None,
         **options: Any,
     ) -> None:
         super().__init__()
+        if state is not None:  # a resumed session: its own game, options and seed
+            game, seed = state.game, state.seed
         if game is None:
             game = new_game("snake-eyes-casino", players=players, live=live, **options)
-        state = game.new_state(seed=seed)
-        assert isinstance(state, CasinoState)
+        dealt = game.new_state(seed=seed) if state is None else state
+        assert isinstance(dealt, CasinoState)
+        state = dealt
         self.state: CasinoState = state
         n = state.players
         if seats is None:
@@ -185,7 +192,7 @@ class CasinoApp(TableApp):
                 yield Static(id="keys")
         yield Static(id="about")
         yield Input(placeholder=DEALER_HELP, id="command")
-        yield RichLog(id="log", wrap=True, markup=False)
+        yield RichLog(id="log", wrap=True, markup=False, min_width=20)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -241,6 +248,8 @@ class CasinoApp(TableApp):
         if bot_first and not self.pending:
             self.pending = True
             self.schedule(self.bot_move)
+        if s.is_terminal():
+            self.game_ended()
         self.refresh_table()
 
     def bot_move(self) -> None:
@@ -323,6 +332,8 @@ class CasinoApp(TableApp):
 
     # --- typed commands (the live table's dealer) -----------------------------------------------
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id != "command":  # the save dialog's path is not a dealer command
+            return
         event.input.value = ""
         self.run_command(event.value)
         self.query_one("#layout", DataTable).focus()  # keys bet again; tab comes back here
@@ -330,9 +341,8 @@ class CasinoApp(TableApp):
     def run_command(self, text: str) -> None:
         """Apply a typed command for the dealer or the seat at hand; errors go to the log."""
         words = text.split()
-        if len(words) == 2 and words[0] == "seat" and words[1].isdigit():
-            self.seat = int(words[1])
-            self.say(f"now acting for seat {self.state.seat_name(self.seat)}")
+        if words and words[0].lower() == "seat":
+            self.choose_seat(words[1:])
             return
         try:
             action, dealer = parse_command(text)
@@ -341,7 +351,30 @@ class CasinoApp(TableApp):
         except (ValueError, IndexError) as e:
             self.say(str(e), "bold red")
             return
+        if dealer and action["type"] != "force_give_up" and not (s.is_chance() or s.is_terminal()):
+            # the engine's "a chance move (seat None) was given" meant nothing to a dealer
+            who = ", ".join(self.names[a] for a in s.actors())
+            self.say(f"not yet: the dice are entered once the shooter rolls ({who} to act first)",
+                     "bold red")  # fmt: skip
+            return
         self.play(action, seat)
+
+    def choose_seat(self, args: list[str]) -> None:
+        """``seat B`` or ``seat 1``: keys act for that seat; ``seat off``: for whoever is asked."""
+        n = self.state.players
+        names = [self.state.seat_name(s) for s in range(n)]
+        word = args[0] if len(args) == 1 else ""
+        if word.lower() == "off":
+            self.seat = None
+            self.say("keys act for whoever is asked")
+        elif word.upper() in names or (word.isdigit() and int(word) < n):
+            self.seat = names.index(word.upper()) if word.upper() in names else int(word)
+            self.say(f"now acting for seat {names[self.seat]} (seat off: whoever is asked)")
+        else:  # "seat 9" at a 3-seat table was an IndexError that closed the table
+            self.say(f"no seat {' '.join(args)!r}: seat {names[0]}-{names[-1]} or seat off",
+                     "bold red")  # fmt: skip
+            return
+        self.refresh_table()
 
     # --- drawing --------------------------------------------------------------------------------
     def show_about(self) -> None:
@@ -406,7 +439,7 @@ class CasinoApp(TableApp):
     def keys_line(self) -> Text:
         s = self.state
         if s.is_terminal():
-            return Text("Session over.\nq quit  s save", style="bold green")
+            return Text("Session over.\nn new game  q quit  s save", style="bold green")
         seat = self.acting
         if s.is_chance():
             if self.live:
@@ -418,8 +451,10 @@ class CasinoApp(TableApp):
         t = Text(f"{self.names[seat]}: ", style="bold")
         if seat == s.shooter:
             t.append("the shooter\n", style="bold yellow")
-        elif s.phase == "offer":
+        elif s.phase == "offer" and seat == s.actors()[0]:  # not "offered" to a typed seat
             t.append("dice offered\n", style="bold yellow")
+        elif s.shooter is not None:  # hot seat: ▶ alone did not say who shoots while B bets
+            t.append(f"bet ({self.names[s.shooter]} shoots)\n")
         else:
             t.append("bet\n")
         for key, action, word in (

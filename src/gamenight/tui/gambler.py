@@ -44,7 +44,7 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "b": ("buy_ticket", "buy a lottery ticket ($10)"),
     "a": ("roll_again", "roll again (a second double pays $500)"),
     "h": ("sweepstakes", "hold a Sweepstakes instead"),
-    "c": ("claim_start", "claim the $100 from Start"),
+    "c": ("claim_start", "claim the money waiting at Start ($100 a pass)"),
     "e": ("end_turn", "end the turn"),
     "i": ("take_iou", "IOU: $200 now, $220 to repay"),
     "p": ("repay_iou", "repay the IOU ($220)"),
@@ -87,11 +87,19 @@ def board_picture(view: dict[str, Any]) -> RichTable:
     return grid
 
 
+def to_act(view: dict[str, Any]) -> int:
+    """The seat whose keys count now: in a Sweepstakes, the next to place a marker (the
+    player whose turn it is may have called it, but each places a marker in turn)."""
+    queue = view.get("marker_queue") or []
+    return int(queue[0]) if view["phase"] == "marker" and queue else int(view["current"])
+
+
 def players_picture(view: dict[str, Any], names: list[str]) -> Group:
-    """Each player's cash, lottery tickets and IOU, and the bank."""
+    """Each player's cash, lottery tickets and IOU, and the bank; ▶ marks the seat to act."""
     lines: list[RenderableType] = []
+    acting = to_act(view)
     for s, p in enumerate(view["players"]):
-        turn = "▶" if s == view["current"] and view["winner"] is None else " "
+        turn = "▶" if s == acting and view["winner"] is None else " "
         label = names[s].removeprefix(chr(65 + s)).strip()
         head = Text(f"{turn}") + piece(s) + Text(f" {label:<4} {money(p['cash']):>7}")
         if p["out"]:
@@ -121,10 +129,11 @@ def shaker_picture(view: dict[str, Any]) -> Text:
     return t
 
 
-def sweepstakes_picture(view: dict[str, Any]) -> RichTable:
+def sweepstakes_picture(view: dict[str, Any], names: list[str] | None = None) -> RichTable:
     """The twelve Sweepstakes spaces: key, what wins, prize, chance, and whose marker."""
     free = view.get("odds", {})
-    t = RichTable(title="Sweepstakes: press a key to place your marker", box=None,
+    who = f"{names[to_act(view)]}, press" if names else "press"
+    t = RichTable(title=f"Sweepstakes: {who} a key to place your marker", box=None,
                   header_style="dim", title_justify="left")  # fmt: skip
     for col in ("key", "space", "prize", "chance", "marker"):
         t.add_column(col, justify="right" if col in ("prize", "chance") else "left")
@@ -147,7 +156,7 @@ class GamblerApp(TableApp):
     #side { width: 1fr; }
     #players { height: auto; padding: 0 1; border: round $secondary; }
     #shaker { height: 1fr; padding: 0 1; }
-    #keys { height: 2; padding: 0 1; background: $boost; }
+    #keys { height: auto; min-height: 2; max-height: 4; padding: 0 1; background: $boost; }
     #log { height: 4; }
     """
     )
@@ -202,7 +211,7 @@ class GamblerApp(TableApp):
                 yield Static(id="players")
                 yield Static(id="shaker")
         yield Static(id="keys")
-        yield RichLog(id="log", wrap=True, markup=False)
+        yield RichLog(id="log", wrap=True, markup=False, min_width=20)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -227,6 +236,8 @@ class GamblerApp(TableApp):
         if not st.is_terminal() and self.human is None and not self.pending:
             self.pending = True
             self.schedule(self.bot_move)
+        if st.is_terminal():
+            self.game_ended()
         self.refresh_table()
 
     def bot_move(self) -> None:
@@ -243,7 +254,7 @@ class GamblerApp(TableApp):
         view = self.state.view()
         board = self.query_one("#board", Static)
         if view["phase"] == "marker":
-            board.update(sweepstakes_picture(view))
+            board.update(sweepstakes_picture(view, self.names))
         else:
             board.update(board_picture(view))
         self.query_one("#players", Static).update(players_picture(view, self.names))
@@ -262,14 +273,17 @@ class GamblerApp(TableApp):
         if st.is_terminal():
             w = st.winner()
             won = f"{self.names[w]} won" if w is not None else "no winner"
-            return t + Text(f"Game over: {won}.   q quit   s save", style="bold green")
+            return t + Text(f"Game over: {won}.   n new game   q quit   s save", style="bold green")
         seat = self.human
         if seat is None:
             who = self.names[st.actors()[0]] if not st.is_chance() else "the dice"
             return t + Text(f"{who} is playing …   (? help)", style="dim")
         legal = {a["type"] for a in st.legal_actions(seat)}
         t.append(f"{self.names[seat]}: ", style="bold")
-        parts = [f"[b]{k}[/b] {what}" for k, (kind, what) in ACTIONS.items() if kind in legal]
+        owed = money(st.view(seat)["start_owed"])  # $200 after two passes in one turn
+        said = {"claim_start": f"claim the {owed} from Start"}
+        keys = [(k, said.get(kind, what)) for k, (kind, what) in ACTIONS.items() if kind in legal]
+        parts = [f"[b]{k}[/b] {what}" for k, what in keys]
         if "marker" in legal:
             parts.insert(0, "a key from the Sweepstakes table")
         return t + Text.from_markup("   ".join(parts))
@@ -281,9 +295,17 @@ class GamblerApp(TableApp):
         try:
             self.state.apply(action, seat)
         except GamenightError as e:
-            self.refresh_table(f"not now: {e}")
+            self.refresh_table(self.why_not(action, e))
             return
         self.advance()
+
+    @staticmethod
+    def why_not(action: dict[str, Any], error: GamenightError) -> str:
+        """The refusal in the table's words: the engine's own names a move by its dict."""
+        if str(error).startswith(str(action)):  # "{'type': 'roll'} is not allowed in ..."
+            key, what = next((k, w) for k, (t, w) in ACTIONS.items() if t == action["type"])
+            return f"not now: {key} ({what}) is not open at this point"
+        return f"not now: {error}"
 
     def action_act(self, kind: str) -> None:
         self._send({"type": kind})

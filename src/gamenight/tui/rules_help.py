@@ -27,8 +27,8 @@ out; the last player holding cards wins.""",
     "slap-the-elephant": """\
 Players lay their top card on one centre pile in turn. Slap when the top card is an elephant,
 snap your fingers when it is a mouse: the first correct reaction takes the whole pile. A wrong
-reaction shares the centre pile out among the other players. An empty pack puts you out; the
-last player in wins.""",
+reaction shares the centre pile out among the other players. With no cards left you are out
+(your last card still counts while it is the top of the pile); the last player in wins.""",
     "gambler": """\
 Everyone starts with $100. On your turn roll two dice and move round the board: pay or collect
 on money spaces, draw a Fortune card, run a horse race, or play the Sweepstakes (put markers on

@@ -31,10 +31,11 @@ def colored_die(seat: int, face: int | None) -> Text:
 
 
 def shake_dice(faces: list[int] | None) -> Text:
-    """Six Shake dice: a scoring face shows 10, a blank shows nothing."""
+    """Six Shake dice: a scoring face shows 10, a blank shows -- (without colour, as with
+    NO_COLOR, a blank drawn as a grey square was only spaces: six blanks showed nothing)."""
     t = Text()
     for f in faces or []:
-        t.append(" 10 " if f else "    ", style="bold black on white" if f else "on grey23")
+        t.append(" 10 " if f else " -- ", style="bold black on white" if f else "grey50 on grey23")
         t.append(" ")
     return t
 

@@ -32,9 +32,11 @@ class SnakeEyesTable(Table):
         head = Text()
         if throw:
             head.append(f"  last throw: {sum(throw)}", style="bold")
-            if sum(throw) == 2:
+            # throwing for the first player, a 7 costs nothing and a 2 earns nothing
+            counts = view["phase"] != "first-player"
+            if counts and sum(throw) == 2:
                 head.append("  SNAKE EYES!", style="bold green")
-            elif sum(throw) == 7:
+            elif counts and sum(throw) == 7:
                 head.append("  seven", style="bold red")
         if view["winner"] is not None:
             head.append(f"   ★ {seat_names[view['winner']]} wins the kitty", style="bold green")

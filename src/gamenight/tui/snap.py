@@ -25,12 +25,12 @@ from gamenight.games.snap.deck import ELEPHANT, MOUSE, PICTURES
 from gamenight.realtime import LEVELS, Level, RealtimeTable
 from gamenight.realtime.table import Outcome
 
-from .base import BOT, HUMAN, TableApp
+from .base import BOT, HUMAN, NEW_GAME, TableApp
 
 YOU = 0  # the human's seat
 WHY = {
     "good": "first correct call",
-    "false": "nothing to call: penalty",
+    "false": "nothing to call",
     "too late": "too late, dropped",
     "stale": "not open any more",
     "held back": "held back: saw the table change in time",
@@ -113,7 +113,7 @@ class SnapApp(TableApp):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="board")
-        yield RichLog(id="calls", max_lines=200)
+        yield RichLog(id="calls", max_lines=200, wrap=True, min_width=20)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -125,6 +125,8 @@ class SnapApp(TableApp):
     # --- time and input ---------------------------------------------------------------------
     def tick(self) -> None:
         """Bring the table clock up to the wall clock (or the test's clock); a dialog stops it."""
+        if not self.query("#board"):  # a last tick while the app shuts down: nothing to draw
+            return
         if self.paused:
             if self.paused_at is None:
                 self.paused_at = self.clock()
@@ -177,6 +179,10 @@ class SnapApp(TableApp):
             return
         who = "you" if out.seat == YOU else f"bot {self.state.seat_name(out.seat)}"
         line = f"{out.t / 1000:7.2f}s {who}: {out.action['type']} — {WHY[out.result]}"
+        if out.result in ("good", "false") and out.text:
+            # what the call did, in the game's words: a false slap with too few cards to
+            # share costs nothing, so a bare "penalty" was wrong there
+            line += f": {out.text}"
         self.query_one(RichLog).write(line)
 
     def board(self) -> RenderableType:
@@ -202,7 +208,7 @@ class SnapApp(TableApp):
         if st.is_terminal():
             w = st.winner()
             won = "a draw" if w is None else "you win!" if w == YOU else f"{st.seat_name(w)} wins"
-            hint = Text(f"GAME OVER: {won}   (q quits, s saves)", style="bold green")
+            hint = Text(f"GAME OVER: {won}   (n new game, q quits, s saves)", style="bold green")
         elif view["turn"] == YOU and not self.table.auto_flip_humans:
             hint = Text("your turn: press f to flip", style="bold yellow")
         return Group(head, seats, centre, hint)
@@ -215,7 +221,11 @@ class SnapApp(TableApp):
 
     def redraw(self) -> None:
         self.query_one("#board", Static).update(self.board())
+        if self.state.is_terminal():
+            self.game_ended()
 
 
 def run(game_id: str = "snap", players: int = 3, level: str = "normal") -> None:
-    SnapApp(game_id, players, level).run()
+    """Deal games at one table until the player quits rather than asking for a new one."""
+    while SnapApp(game_id, players, level).run() == NEW_GAME:
+        pass
