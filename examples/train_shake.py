@@ -22,11 +22,17 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
-from sb3_contrib import MaskablePPO
-from stable_baselines3.common.vec_env import DummyVecEnv
 
 from gamenight.analysis.tournament import wilson
 from gamenight.rl import single_agent_env
+
+try:  # the rl-train extra; without it --help still answers and a run says what to install
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    MISSING = ""
+except ImportError as e:
+    MISSING = e.name or "sb3-contrib"
 
 GAME = "shake"
 
@@ -94,6 +100,8 @@ def main(argv: list[str] | None = None) -> None:
         "--baseline", action="store_true", help="also measure a random masked policy"
     )
     args = parser.parse_args(argv)
+    if MISSING:
+        raise SystemExit(f"train_shake.py needs {MISSING}: pip install -e '.[rl-train]'")
 
     import torch
 

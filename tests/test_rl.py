@@ -6,6 +6,7 @@ import functools
 import random
 import types
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -217,3 +218,233 @@ def test_single_agent_env_rejects_unknown_opponents() -> None:
 def test_max_cycles_must_be_a_positive_whole_number(bad: object) -> None:
     with pytest.raises(ValueError, match="max_cycles"):
         rl.env("shake", max_cycles=bad)
+
+
+def test_two_false_calls_at_one_moment_both_pay() -> None:
+    """Snap rulebook: a Snap called while no two face-up cards match costs the caller a
+    penalty card. Only a call for what an earlier call took is too late; two calls at nothing
+    are two false calls."""
+    from snap_helpers import dealt
+
+    env = rl.parallel_env("snap", players=2)
+    env.reset(seed=1)
+    state = dealt("snap", [["kite", "owl"], ["fish", "crown"]])
+    state.apply({"type": "flip"}, 0)
+    state.apply({"type": "flip"}, 1)  # kite and fish: nothing to call
+    env.aec.state_ = state
+    snap = env.aec.encoding.actions.index({"type": "snap"})
+    _, _, _, _, infos = env.step({a: snap for a in env.agents})
+    assert state.false_calls == 2 and sorted(state.center) == ["crown", "owl"]
+    assert not any(i["late"] or i["illegal"] for i in infos.values())
+
+
+def test_a_call_still_right_after_a_false_call_at_one_moment_wins() -> None:
+    """As at the realtime table, a call is too late only when an earlier one took what it asked
+    for. Slap, three seats, an elephant alone in the centre: a wrong snap of the fingers leaves
+    it on top (one card is too few to share), so a slap at the same moment still wins it, in
+    whichever order the two arrive."""
+    from snap_helpers import dealt
+
+    orders = set()
+    for seed in range(12):  # the arrival order is drawn: both orders come up
+        env = rl.parallel_env("slap-the-elephant", players=3)
+        env.reset(seed=seed)
+        state = dealt("slap-the-elephant", [["elephant"], ["kite"], ["fish"]])
+        state.apply({"type": "flip"}, 0)
+        env.aec.state_ = state
+        index = env.aec.encoding.actions.index
+        fingers, slap = index({"type": "snap_fingers"}), index({"type": "slap"})
+        wait = index({"type": "wait"})
+        picks = dict(zip(env.agents, (wait, fingers, slap), strict=True))
+        _, _, _, _, infos = env.step(picks)
+        assert state.center == [] and state.pack[2][-1] == "elephant"
+        slapper, other = infos[env.agents[2]], infos[env.agents[1]]
+        assert not slapper["late"] and not slapper["illegal"] and not other["illegal"]
+        assert other["late"] == (state.false_calls == 0)  # after the slap: nothing left to call
+        orders.add(state.false_calls)
+    assert orders == {0, 1}, "both arrival orders: fingers first (false) and slap first"
+
+
+def test_a_game_that_ends_before_the_agent_decides_is_one_step_long() -> None:
+    """Four-player Shake, seed 123: the bots' choices leave seat 0 no decision in the whole game.
+    reset() cannot end an episode in Gymnasium, so the agent takes the end with one ``wait``
+    (before, the first step raised PettingZoo's "when an agent is dead" ValueError)."""
+    env = rl.single_agent_env("shake", players=4)
+    obs, _ = env.reset(seed=123)
+    assert env.aec.table.is_terminal(), "the seed no longer gives a game without a decision"
+    assert obs["action_mask"].tolist() == [1] + [0] * (len(obs["action_mask"]) - 1)
+    _, reward, term, trunc, info = env.step(2)  # not wait: refused, as any illegal index
+    assert (reward, term, trunc, info["illegal"]) == (0.0, False, False, True)
+    _, reward, term, trunc, info = env.step(0)
+    assert term and not trunc and not info["illegal"]
+    assert reward == env.aec.table.returns()[0]
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    check_env(rl.single_agent_env("shake", players=4), skip_render_check=True)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_parallel_never_refuses_what_the_mask_allowed(game: str) -> None:
+    """Every agent picks from its mask at once: nothing it picked is flagged illegal. Before,
+    turn-based games went through aec_to_parallel, which judged a later seat's action on a
+    table changed by an earlier seat in the same step (a Snake Eyes wait refused once the dice
+    had passed to that seat), and in Slap a flip a won call made impossible was 'illegal'."""
+    env = rl.parallel_env(game, players=3)
+    rng = np.random.default_rng(1)
+    refused = late = 0
+    for seed in range(2):
+        obs, _ = env.reset(seed=seed)
+        for _ in range(3000):
+            if not env.agents:
+                break
+            actions = {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in obs}
+            obs, _, _, _, infos = env.step(actions)
+            refused += sum(i["illegal"] for i in infos.values())
+            late += sum(i["late"] for i in infos.values())
+            for a in env.agents:  # each agent sees the table as it now is
+                seat = env.possible_agents.index(a)
+                now = env.aec.encoding.observe(env.aec.table.view(seat), seat)
+                assert np.array_equal(obs[a]["observation"], now)
+    assert refused == 0
+    if game == "slap-the-elephant":
+        assert late > 0, "random calls and turns at once: some turns come too late"
+
+
+def test_gymnasium_snap_bots_see_the_agents_own_cards_first() -> None:
+    """As docs/rl.md says: steps go round in seat order, so a card is seen first by the seat
+    after the one who turned it. A match the learning seat turns is called by the bot next to
+    it before the agent is asked again; a match the bot turns is the agent's to see first."""
+    from gamenight.realtime.table import correct_call
+
+    env = rl.single_agent_env("snap", players=2)
+    bot_first = agent_first = 0
+    for seed in range(10):
+        obs, _ = env.reset(seed=seed)
+        done = False
+        while not done:
+            table = env.aec.table
+            if correct_call(table) is not None:
+                agent_first += 1  # asked with a call due: the agent saw this card first
+            flip = bool(obs["action_mask"][1])
+            before = len(table.moves)
+            obs, _, term, trunc, _ = env.step(1 if flip else 0)  # turn cards, never call
+            done = term or trunc
+            played = [(s, m["type"]) for s, m in table.moves[before:] if s is not None]
+            if flip and len(played) > 1 and played[1] == (1, "snap"):
+                bot_first += 1  # the agent's own card: the bot called before it could look
+    assert bot_first > 0 and agent_first > 0
+
+
+@pytest.mark.parametrize("bad", [-1, -3, 1.7, 2.0, "1", np.array([1]), None])
+def test_an_index_outside_the_action_space_is_refused(bad: object) -> None:
+    """Discrete(n) holds 0 to n-1 only. Before, step(-1) in Snap played the last entry (a snap,
+    a false call with its penalty) and step(1.7) turned a card."""
+    env = rl.env("snap", players=2)
+    env.reset(seed=1)
+    agent = env.agent_selection
+    before = env.table.record()
+    env.step(bad)
+    assert env.infos[agent]["illegal"] is True
+    assert env.table.record() == before
+    par = rl.parallel_env("snap", players=2)
+    par.reset(seed=1)
+    _, _, _, _, infos = par.step({"player_0": bad, "player_1": bad})
+    assert infos["player_0"]["illegal"] and infos["player_1"]["illegal"]
+    assert par.aec.table.record() == before
+    single = rl.single_agent_env("snap", players=2)
+    single.reset(seed=1)
+    moves = len(single.aec.table.moves)
+    assert single.step(bad)[4]["illegal"] is True
+    assert len(single.aec.table.moves) == moves
+
+
+def test_numpy_seeds_and_numpy_indices_are_welcome() -> None:
+    """Seeds and actions often come out of NumPy; an np.int64 seed was refused as '<int64>'."""
+    a, b = rl.env("shake", players=2), rl.env("shake", players=2)
+    a.reset(seed=np.int64(3))
+    b.reset(seed=3)
+    assert a.table.record() == b.table.record()
+    a.step(np.int64(int(np.flatnonzero(a.observe(a.agent_selection)["action_mask"])[0])))
+    assert a.infos["player_0"]["illegal"] is False
+    par = rl.parallel_env("snap", players=2)
+    par.reset(seed=np.int32(5))
+    assert par.aec.table.record()["seed"] == 5
+
+
+def test_misuse_of_the_gymnasium_env_says_what_to_do() -> None:
+    with pytest.raises(RuntimeError, match="reset"):
+        rl.single_agent_env("shake", players=2).step(0)
+    with pytest.raises(ValueError, match="unknown bot kind None"):
+        rl.single_agent_env("shake", opponents=None)  # type: ignore[arg-type]
+
+
+def test_parallel_step_names_an_unknown_agent_and_plays_nothing() -> None:
+    """Before, an unknown key failed with "'player_9' is not in list"."""
+    env = rl.parallel_env("shake", players=2)
+    env.reset(seed=1)
+    before = env.aec.table.record()
+    with pytest.raises(ValueError, match="no agent 'player_9' at this table"):
+        env.step({"player_0": 1, "player_9": 0})
+    assert env.aec.table.record() == before
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_environments_pickle_mid_game(game: str) -> None:
+    """Copies for worker processes or checkpoints: a pickled environment goes on exactly as the
+    original. Before, pickling failed on the observation builder ("Can't pickle local object")."""
+    import pickle
+
+    env = rl.single_agent_env(game, players=2)
+    obs, _ = env.reset(seed=2)
+    for _ in range(3):
+        obs, *_ = env.step(int(np.flatnonzero(obs["action_mask"])[-1]))
+    twin = pickle.loads(pickle.dumps(env))
+    action = int(np.flatnonzero(obs["action_mask"])[0])
+    a, b = env.step(action), twin.step(action)
+    assert np.array_equal(a[0]["observation"], b[0]["observation"]) and a[1:] == b[1:]
+    assert env.aec.table.record() == twin.aec.table.record()
+    par = rl.parallel_env(game, players=2)
+    par.reset(seed=2)
+    assert pickle.loads(pickle.dumps(par)).aec.table.record() == par.aec.table.record()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_observations_are_never_negative_as_the_space_declares(game: str) -> None:
+    """Every feature is a count, a flag or a share of chips no purse can overdraw (only the bank
+    may go negative, and it is not observed), so the space says low=0 (it said -inf: nothing)."""
+    env = rl.env(game, players=3)
+    space = env.observation_space("player_0")
+    assert float(space["observation"].low.min()) == 0.0
+    rng = np.random.default_rng(0)
+    for seed in range(3):
+        env.reset(seed=seed)
+        for _agent in env.agent_iter(max_iter=1500):
+            obs, _, term, trunc, _ = env.last()
+            assert space.contains(obs), f"{game}: {obs['observation'].min()}"
+            mask = obs["action_mask"]
+            env.step(None if term or trunc else int(rng.choice(np.flatnonzero(mask))))
+
+
+BLOCK_SB3 = (
+    "import runpy, sys; sys.modules['sb3_contrib'] = None; sys.argv = ['train_shake.py', *{}]; "
+    "runpy.run_path('examples/train_shake.py', run_name='__main__')"
+)
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--timesteps", "10"]])
+def test_train_shake_without_the_training_extra_says_what_to_install(args: list[str]) -> None:
+    """docs/rl.md shows `python examples/train_shake.py --help`; without sb3-contrib it was a
+    traceback. Now --help answers, and a run names the extra to install."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    run = subprocess.run(
+        [sys.executable, "-c", BLOCK_SB3.format(args)], cwd=root, capture_output=True,
+        text=True, timeout=120,
+    )  # fmt: skip
+    assert "Traceback" not in run.stderr, run.stderr
+    if args == ["--help"]:
+        assert run.returncode == 0 and "--train-against" in run.stdout
+    else:
+        assert run.returncode == 1 and "pip install -e '.[rl-train]'" in run.stderr

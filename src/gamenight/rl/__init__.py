@@ -1,19 +1,16 @@
 """Learning environments over the engine protocol: PettingZoo AEC and Parallel, Gymnasium.
 
 Install with ``pip install -e '.[rl]'``. ``env("shake", players=3)`` gives an AEC environment for
-any game; ``parallel_env`` a Parallel one for the real-time games; ``single_agent_env`` seats
-bots in the other chairs for Gymnasium.
+any game; ``parallel_env`` a Parallel one (simultaneous calls in the real-time games);
+``single_agent_env`` seats bots in the other chairs for Gymnasium.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from gamenight.engine.game import is_realtime
-
 try:
-    from pettingzoo import ParallelEnv
-    from pettingzoo.utils.conversions import aec_to_parallel
+    import pettingzoo  # noqa: F401
 except ImportError as error:  # the extra is optional: say how to get it
     raise ImportError(
         f"gamenight.rl needs the rl extra ({error.name or error} is missing): "
@@ -21,7 +18,7 @@ except ImportError as error:  # the extra is optional: say how to get it
     ) from error
 
 from .aec import GamenightEnv
-from .parallel import RealtimeParallelEnv
+from .parallel import GamenightParallelEnv, RealtimeParallelEnv
 from .single import SingleAgentEnv
 
 
@@ -30,11 +27,9 @@ def env(game_id: str, **kwargs: Any) -> GamenightEnv:
     return GamenightEnv(game_id, **kwargs)
 
 
-def parallel_env(game_id: str, **kwargs: Any) -> ParallelEnv:
-    """A Parallel environment: simultaneous calls for the real-time games, else converted AEC."""
-    if is_realtime(game_id):
-        return RealtimeParallelEnv(game_id, **kwargs)
-    return aec_to_parallel(GamenightEnv(game_id, **kwargs))
+def parallel_env(game_id: str, **kwargs: Any) -> GamenightParallelEnv:
+    """A Parallel environment: every agent acts on the table all of them see; moves race."""
+    return GamenightParallelEnv(game_id, **kwargs)
 
 
 def single_agent_env(game_id: str, **kwargs: Any) -> SingleAgentEnv:
@@ -44,6 +39,7 @@ def single_agent_env(game_id: str, **kwargs: Any) -> SingleAgentEnv:
 
 __all__ = [
     "GamenightEnv",
+    "GamenightParallelEnv",
     "RealtimeParallelEnv",
     "SingleAgentEnv",
     "env",

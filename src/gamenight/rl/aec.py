@@ -1,8 +1,9 @@
 """A PettingZoo AEC environment for any registered game, through the public protocol only.
 
 Agents take turns in seat order, one decision each per cycle; an agent with nothing to decide
-now has one legal action, ``wait``. Agents end together at the end of a cycle (so PettingZoo's
-parallel conversion applies), and ``max_cycles`` truncates after that many cycles. Chance
+now has one legal action, ``wait``. Agents end together at the end of a cycle, and
+``max_cycles`` truncates after that many cycles. The table changes at every step, so
+PettingZoo's ``aec_to_parallel`` does not apply: ``parallel_env`` is the Parallel version. Chance
 moves (dice, deals, shuffles) are drawn by the state between decisions, except in Snake Eyes,
 whose every move is a throw: there the thrower's action is ``throw``. Rewards come at the end
 of a game: each seat's ``returns()``. An illegal index is refused as a no-op and flagged in
@@ -29,10 +30,20 @@ OPTIONAL = frozenset(
 )
 
 
+def table_seed(seed: Any) -> Any:
+    """The seed for the table: a fresh one for None, a NumPy integer as a plain int (the engine
+    checks the rest)."""
+    if seed is None:
+        return random.SystemRandom().randrange(2**63)
+    if isinstance(seed, np.integer):
+        return int(seed)
+    return seed
+
+
 class GamenightEnv(AECEnv):
     """One table of ``game_id``; the options are the game's own (``players=3`` ...)."""
 
-    metadata = {"render_modes": ["ansi"], "name": "gamenight_v0", "is_parallelizable": True}
+    metadata = {"render_modes": ["ansi"], "name": "gamenight_v0", "is_parallelizable": False}
 
     def __init__(
         self,
@@ -56,12 +67,21 @@ class GamenightEnv(AECEnv):
         n_actions = len(self.encoding.actions)
         self._observation_space = spaces.Dict(
             {
-                "observation": spaces.Box(-np.inf, np.inf, (self.encoding.size,), np.float32),
+                "observation": spaces.Box(0.0, np.inf, (self.encoding.size,), np.float32),
                 "action_mask": spaces.Box(0, 1, (n_actions,), np.int8),
             }
         )
         self._action_space = spaces.Discrete(n_actions)
         self.state_: State | None = None
+
+    # --- pickling: the encoding's observe is a closure, rebuilt from the game -----------------
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k not in ("encoding", "_index")}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.encoding = encoding(self.game)
+        self._index = self.encoding.index()
 
     # --- spaces -------------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -78,8 +98,7 @@ class GamenightEnv(AECEnv):
         return self.state_
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is None:
-            seed = random.SystemRandom().randrange(2**63)
+        seed = table_seed(seed)
         self.state_ = self.game.new_state(seed=seed)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -153,11 +172,17 @@ class GamenightEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        try:
-            chosen = self.encoding.actions[int(action)]
-        except (IndexError, TypeError, ValueError):
-            chosen = None
-        self.step_action(chosen)
+        self.step_action(self.catalogue_action(action))
+
+    def catalogue_action(self, index: Any) -> Action | None:
+        """The catalogue entry at ``index``, or None for anything the action space does not hold
+        (-1 would otherwise pick the last entry, 1.7 the second)."""
+        actions = self.encoding.actions
+        if type(index) is int:  # the common case, without the space's NumPy checks
+            return actions[index] if 0 <= index < len(actions) else None
+        if not self._action_space.contains(index):
+            return None
+        return actions[int(index)]
 
     def step_action(self, action: Action | None) -> None:
         """Step with an engine action (a bot's), which need not be in the catalogue."""

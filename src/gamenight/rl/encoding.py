@@ -21,6 +21,7 @@ from gamenight.games.snap.deck import PICTURES
 
 Action = dict[str, Any]
 WAIT: Action = {"type": "wait"}  # no decision now: the agent lets the table go on
+WAIT_INDEX = 0  # every catalogue's first entry
 THROW: Action = {"type": "throw"}  # Snake Eyes: the thrower throws (the engine's chance move)
 CARDS: tuple[str, ...] = tuple(PICTURES)
 
@@ -37,6 +38,10 @@ class Encoding:
     actions: tuple[Action, ...]
     size: int  # length of the observation vector
     observe: Callable[[dict[str, Any], int], np.ndarray]
+
+    def __post_init__(self) -> None:
+        if self.actions[0] != WAIT:  # an agent with no decision plays entry WAIT_INDEX
+            raise ValueError("a catalogue of actions starts with wait")
 
     def index(self) -> dict[tuple[tuple[str, Any], ...], int]:
         return {action_key(a): i for i, a in enumerate(self.actions)}

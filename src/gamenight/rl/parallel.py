@@ -1,13 +1,18 @@
-"""PettingZoo Parallel environments: every agent acts at once.
+"""PettingZoo Parallel environments: every agent acts at once, on the table all of them see.
 
-For the real-time games (Snap, Slap the Elephant) a step is one moment of the table: every seat
-may call at the card now showing, and the seat to turn a card may turn it. Calls are made
-against the same card, so they race: they arrive in a random order drawn from the environment's
-seeded generator, the first is judged by the rules, and a call that arrives after an earlier
-one changed the table is too late and dropped, as the engine's real-time table drops it
-(``infos[agent]["late"]``). The turn comes last. An index the mask does not allow is refused
-(``infos[agent]["illegal"]``). Turn-based games get PettingZoo's AEC-to-parallel conversion of
-``env``.
+A step is one moment of the table. Every agent's index is judged against the mask it was
+shown; one outside it is refused (``infos[agent]["illegal"]``). The moves made at that moment
+(calls in Snap and Slap, a turn-based game's decision, wagers and IOUs) *race*: they arrive in
+a random order drawn from the environment's seeded generator and are judged by the rules in
+that order; a call for what an earlier one took, or a move an earlier one made impossible, is
+too late and dropped, as the engine's real-time table drops it (``infos[agent]["late"]``); a
+call at nothing is false however many make it. Turning a card comes last; a turn the moment's
+calls made impossible is late too. In a turn-based game only one seat has a
+decision at a moment (the others' masks offer only ``wait``), so a step is one decision, made on
+the table every agent sees.
+
+PettingZoo's ``aec_to_parallel`` does not apply: the AEC table changes at every step, so a
+converted environment would judge a later seat's action on a table it never saw.
 """
 
 from __future__ import annotations
@@ -18,22 +23,20 @@ from typing import Any
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from gamenight.engine.game import is_realtime
+from gamenight.realtime.table import correct_call
 
-from .aec import GamenightEnv
+from .aec import GamenightEnv, table_seed
 from .encoding import Action
 
-NOT_CALLS = frozenset({"flip", "wait"})
+NOT_MOVES = frozenset({"flip", "wait"})
 
 
-class RealtimeParallelEnv(ParallelEnv):
-    """Snap or Slap the Elephant with simultaneous calls."""
+class GamenightParallelEnv(ParallelEnv):
+    """One table of ``game_id`` where every agent acts at each step."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "gamenight_realtime_v0"}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "gamenight_v0"}
 
     def __init__(self, game_id: str, **kwargs: Any) -> None:
-        if not is_realtime(game_id):
-            raise ValueError(f"{game_id!r} is turn-based: use its AEC env or aec_to_parallel")
         self.aec = GamenightEnv(game_id, **kwargs)
         self.metadata = {**self.metadata, "name": self.aec.metadata["name"]}
         self.possible_agents = list(self.aec.possible_agents)
@@ -49,8 +52,7 @@ class RealtimeParallelEnv(ParallelEnv):
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        if seed is None:
-            seed = random.SystemRandom().randrange(2**63)
+        seed = table_seed(seed)
         self.aec.reset(seed=seed)
         self.rng = random.Random(seed)
         self.agents = list(self.possible_agents)
@@ -62,21 +64,30 @@ class RealtimeParallelEnv(ParallelEnv):
 
     def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], ...]:
         aec, state = self.aec, self.aec.table
+        strangers = [a for a in actions if a not in self.agents]
+        if strangers:  # nothing is played: the whole step is refused
+            raise ValueError(f"no agent {strangers[0]!r} at this table: agents are {self.agents}")
         seats = {a: self.possible_agents.index(a) for a in actions}
         chosen = {a: self._chosen(seats[a], i) for a, i in actions.items()}
         illegal = {a: act is None for a, act in chosen.items()}
         late = dict.fromkeys(actions, False)
-        calls = [(a, act) for a, act in chosen.items() if act and act["type"] not in NOT_CALLS]
-        self.rng.shuffle(calls)
-        moment = (state.view()["flips"], len(state.events()))
-        for agent, call in calls:
-            if (state.view()["flips"], len(state.events())) != moment:
-                late[agent] = True  # an earlier call changed the table: this one is too late
+        moves = [(a, act) for a, act in chosen.items() if act and act["type"] not in NOT_MOVES]
+        self.rng.shuffle(moves)
+        moment = len(state.moves)  # any move, chance too, appends to the history
+        right = correct_call(state) if state.game.realtime else None  # what a call could win
+        for agent, move in moves:
+            changed = len(state.moves) != moment
+            took = move == right and move != correct_call(state)  # (a false call takes nothing)
+            if changed and (took or move not in aec.legal(seats[agent])):
+                late[agent] = True  # an earlier move took what this one was for: too late
                 continue
-            illegal[agent] = not aec._play(seats[agent], call)
+            illegal[agent] = not aec._play(seats[agent], move)
         for agent, act in chosen.items():
-            if act is not None and act["type"] == "flip" and not state.is_terminal():
-                illegal[agent] = not aec._play(seats[agent], act)
+            if act is not None and act["type"] == "flip":
+                changed = len(state.moves) != moment
+                played = not state.is_terminal() and aec._play(seats[agent], act)
+                late[agent] = changed and not played  # a call took the turn away first
+                illegal[agent] = not played and not changed
         self.steps += 1
         done = state.is_terminal()
         returns = state.returns() if done else [0.0] * len(self.possible_agents)
@@ -94,16 +105,16 @@ class RealtimeParallelEnv(ParallelEnv):
 
     def _chosen(self, seat: int, index: Any) -> Action | None:
         """The catalogue action at ``index`` if the mask allows it now, else None (refused)."""
-        try:
-            i = int(index)
-        except (TypeError, ValueError):
+        action = self.aec.catalogue_action(index)
+        if action is None or not self.aec.mask(seat)[int(index)]:
             return None
-        if not 0 <= i < len(self.aec.encoding.actions) or not self.aec.mask(seat)[i]:
-            return None
-        return self.aec.encoding.actions[i]
+        return action
 
     def render(self) -> str | None:
         return self.aec.render()
 
     def close(self) -> None:
         self.aec.close()
+
+
+RealtimeParallelEnv = GamenightParallelEnv  # the name it had when only Snap and Slap used it

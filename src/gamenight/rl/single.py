@@ -11,14 +11,17 @@ from gamenight.bots.base import Bot, make_bot
 from gamenight.realtime.table import correct_call
 
 from .aec import GamenightEnv
-from .encoding import THROW, WAIT, Action
+from .encoding import THROW, WAIT, WAIT_INDEX, Action
 
 
 class SingleAgentEnv(gym.Env):
     """``game_id`` from ``seat``'s chair; the others are ``opponents`` bots (any make_bot kind).
 
     The agent is asked only when it has a real decision: turns where its one legal action is
-    ``wait`` pass by themselves. The reward is the seat's return at the end of the game."""
+    ``wait`` pass by themselves. The reward is the seat's return at the end of the game. A game
+    that ends before the seat has any decision is still one step long: ``reset`` shows the end
+    with only ``wait`` allowed, and that step returns the reward (Gymnasium cannot end at
+    ``reset``)."""
 
     metadata = {"render_modes": ["ansi"]}
 
@@ -38,6 +41,7 @@ class SingleAgentEnv(gym.Env):
         self.agent = self.aec.possible_agents[seat]
         make_bot(self.aec.game.id, opponents)  # an unknown kind fails here, not at reset()
         self.opponents = opponents
+        self._ended_unasked = False
         self.render_mode = render_mode
         self.observation_space = self.aec.observation_space(self.agent)
         self.action_space = self.aec.action_space(self.agent)
@@ -54,16 +58,35 @@ class SingleAgentEnv(gym.Env):
             if s != self.seat
         }
         self._others()
-        return self.aec.observe(self.agent), {}
+        self._ended_unasked = self._over()
+        return self._observe(), {}
+
+    def _over(self) -> bool:
+        return bool(self.aec.terminations[self.agent] or self.aec.truncations[self.agent])
+
+    def _observe(self) -> dict[str, np.ndarray]:
+        obs = self.aec.observe(self.agent)
+        if self._ended_unasked:  # the one step left is to take the end: wait only
+            obs["action_mask"] = np.zeros_like(obs["action_mask"])
+            obs["action_mask"][WAIT_INDEX] = 1
+        return obs
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
-        self.aec.step(action)
-        info = dict(self.aec.infos[self.agent])
-        self._others()
+        if self._ended_unasked:  # the game ended before this seat had a decision
+            if self.aec.catalogue_action(action) != WAIT:  # only wait: anything else refused
+                return self._observe(), 0.0, False, False, {"illegal": True}
+            self._ended_unasked = False
+            info = {"illegal": False}
+        elif self.aec.state_ is None or self._over():
+            raise RuntimeError("no game is on: call reset() before step()")
+        else:
+            self.aec.step(action)
+            info = dict(self.aec.infos[self.agent])
+            self._others()
         reward = float(self.aec._cumulative_rewards[self.agent])
         self.aec._cumulative_rewards[self.agent] = 0.0
         return (
-            self.aec.observe(self.agent),
+            self._observe(),
             reward,
             bool(self.aec.terminations[self.agent]),
             bool(self.aec.truncations[self.agent]),
