@@ -291,6 +291,7 @@ def test_a_real_ctrl_c_inside_a_kernel_keeps_the_games_played_so_far() -> None:
     import os
     import signal
     import threading
+    import time
 
     seen: list[int] = []
     sent, delivered = [0], [0]
@@ -307,9 +308,10 @@ def test_a_real_ctrl_c_inside_a_kernel_keeps_the_games_played_so_far() -> None:
         if sent[0] == delivered[0]:
             sent[0] += 1
             threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT)).start()
-        elif len(seen) > 200:
+        elif time.monotonic() > give_up:  # a generous deadline: a busy machine is slow
             raise RuntimeError("the interrupt never arrived")
 
+    give_up = time.monotonic() + 120
     old = signal.signal(signal.SIGINT, on_sigint)
     try:
         result = sim.run("shake", 10**9, seed=1, progress=interrupt_soon, players=2)

@@ -677,6 +677,10 @@ def odds(
             raise refuse("--unit", f"{unit} chips a wager is over the table maximum of {top}")
         table = {k: v for k, v in table.items() if k in ("payouts", "winners_stay_up", "table_max")}
         try:
+            # a long chain runs for a minute or more: say what it is doing and how to stop it
+            typer.echo(
+                f"working out the exact risk of ruin over {rolls} rolls (Ctrl-C stops)", err=True
+            )
             report["risk"] = risk_of_ruin(strategy, bankroll, unit, rolls, **table)
         except (GamenightError, ValueError) as e:
             raise fail(e) from None
