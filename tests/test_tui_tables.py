@@ -15,7 +15,7 @@ from textual.widgets import Input, RichLog
 import gamenight
 from gamenight.tui.base import NEW_GAME, ConfirmQuit, HelpScreen, SaveScreen
 from gamenight.tui.rules_help import RULES
-from tui_tables import SIZE, TABLES, play_out, screen_text
+from tui_tables import SIZE, TABLES, notices, play_out, screen_text
 
 GAMES = sorted(TABLES)
 
@@ -86,6 +86,7 @@ async def save_to(pilot, app, path: str) -> None:  # type: ignore[no-untyped-def
 @pytest.mark.parametrize("game_id", GAMES)
 async def test_save_to_a_good_and_to_a_bad_path(game_id: str, tmp_path: Path) -> None:
     app = TABLES[game_id](tmp_path)
+    said = notices(app)
     async with app.run_test(size=SIZE) as pilot:
         for _ in range(5):
             await pilot.pause()
@@ -94,12 +95,12 @@ async def test_save_to_a_good_and_to_a_bad_path(game_id: str, tmp_path: Path) ->
         record = json.loads(good.read_text())
         assert record["game"] == game_id
         assert gamenight.replay(record).record()["moves"] == record["moves"]
-        assert any("saved" in str(n.message) for n in app._notifications)  # noqa: SLF001
+        assert any("saved" in text for _, text in said), said
         for bad in (tmp_path / "no such dir" / "g.json", tmp_path):  # missing dir; a directory
             await save_to(pilot, app, str(bad))
             assert app.is_running and not isinstance(app.screen, SaveScreen)
-            errors = [n for n in app._notifications if n.severity == "error"]  # noqa: SLF001
-            assert errors and "could not save" in str(errors[-1].message)
+            errors = [text for severity, text in said if severity == "error"]
+            assert errors and "could not save" in errors[-1], said
         moves = len(app.state.moves)
         await play_out(app, pilot, limit=60)  # the game goes on after a failed save
         assert len(app.state.moves) > moves or app.state.is_terminal()
@@ -204,11 +205,11 @@ async def test_a_terminal_below_80x24_is_told_figures_are_cut_off(
     """Resized to 60x20 the Gambler side panel showed no bankrolls and Snake Eyes cut seat
     names to '…', with nothing to say a figure was missing."""
     app = TABLES[game_id](tmp_path)
+    said = notices(app)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        said = [n.message for n in app._notifications]  # noqa: SLF001
-        assert not any("80x24" in m for m in said)
+        assert not any("80x24" in text for _, text in said)
         await pilot.resize_terminal(60, 20)
         await pilot.pause()
-        said = [n.message for n in app._notifications]  # noqa: SLF001
-        assert sum("needs 80x24: some names and figures are cut off" in m for m in said) == 1
+        cut = "needs 80x24: some names and figures are cut off"
+        assert sum(cut in text for _, text in said) == 1, said

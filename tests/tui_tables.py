@@ -127,6 +127,21 @@ async def play_out(app: TableApp, pilot: Any, limit: int = 4000) -> int:
     return presses
 
 
+def notices(app: Any) -> list[tuple[str, str]]:
+    """Every notification the table gives from now on, as (severity, text), kept for good:
+    Textual drops a notification after its timeout, which a busy machine can outlast between
+    the notice and the test's look at it."""
+    said: list[tuple[str, str]] = []
+    real = app.notify
+
+    def notify(message: Any, *args: Any, **kwargs: Any) -> None:
+        said.append((kwargs.get("severity", "information"), str(message)))
+        real(message, *args, **kwargs)
+
+    app.notify = notify
+    return said
+
+
 def text_of(renderable: Any, width: int = 78) -> str:
     console = Console(width=width, record=True, color_system=None)
     with console.capture():
