@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import LONG_S, Server, press, wait_drawn_since_connect, watch_errors
+from .conftest import LONG_S, Server, press, settled, wait_drawn_since_connect, watch_errors
 from .test_tables import BOT, HUMAN, sit, start_with
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True}
@@ -73,7 +73,9 @@ def test_slap_piles_brought_into_view_show_above_the_moves_bar(
     errors = watch_errors(page)
     page.wait_for_selector("#controls:not([hidden])")
     assert page.locator("#controls").evaluate("el => getComputedStyle(el).position") == "sticky"
+    page.wait_for_function(BAR_ROOM)  # its observer has seen the bar as first drawn
     room_for_the_bar(page)
+    settled(page)
     for i in range(4):
         look = page.evaluate(LOOK, i)
         assert len(look["piles"]) == 4, look
@@ -169,6 +171,9 @@ def test_every_snap_pile_shows_above_the_bar_at_the_top_of_the_page(
     errors = watch_errors(page)
     page.wait_for_selector("#controls:not([hidden])")
     for flips in range(8):  # as first drawn, then with cards turned up, penalties, races
+        # the room kept for the bar follows the bar's height at the next frame (a resize
+        # observer sets it): the page as a player sees it, not in the middle of a redraw
+        settled(page)
         look = page.evaluate(LOOK)
         assert look["scrollY"] == 0, look
         assert len(look["piles"]) == 4, look
