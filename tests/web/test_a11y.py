@@ -3,10 +3,11 @@ redraws of every frame, and the live turn line speaks only when its words change
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
-from .conftest import Server, watch_errors
+from .conftest import LONG_S, Server, press, sent_actions, until, watch_errors
 from .test_tables import BOT, HUMAN, finished_bot_game, sit, start_with
 
 # Samples document.activeElement at every animation frame: did focus ever fall to <body>?
@@ -52,11 +53,19 @@ def test_focus_waits_on_the_turn_line_while_bots_play_and_comes_back_to_the_move
     page.wait_for_selector("#controls button.act-take")
     keyboard_to(page, "#controls button.act-take")
     page.evaluate(WATCH_FOCUS)
+    start = server.call("GET", f"/api/tables/{tid}/view", token=token)["move"]
     page.keyboard.press("Enter")
-    # a later round: the bots have played and a decision is this player's again
+    # a later round: the bots have played and a decision is this player's again; nothing moves
+    # until he makes it, and the page has drawn that move
+    mine = until(
+        lambda: server.call("GET", f"/api/tables/{tid}/view", token=token),
+        lambda f: f["move"] > start and 0 in f["actors"],
+    )
+    page.wait_for_function(
+        "m => window.__handled.some(f => f.type === 'state' && f.move === m)", arg=mine["move"]
+    )
     page.wait_for_function("document.querySelector('.pad th.now')?.textContent !== '1'")
     page.wait_for_selector("body.my-turn #controls button.act")
-    page.wait_for_timeout(300)
     active = page.evaluate(ACTIVE)
     assert active["act"], active  # back on the first move, ready for Enter
     assert page.evaluate("window.__fellToBody") == 0
@@ -241,7 +250,6 @@ def test_a_rematch_set_up_by_another_player_is_announced(server: Server, new_con
             if view["legal_actions"]:
                 move = {"move": view["move"], "action": view["legal_actions"][0]}
                 server.call("POST", f"/api/tables/{tid}/actions", move, token)
-            time.sleep(0.1)  # under the server's rate limit
     ben = sit(new_context(), server, tid, 1, tokens[1], "Ben")
     ben.wait_for_selector("#over:not([hidden])")
     server.call("POST", f"/api/tables/{tid}/rematch", token=tokens[0])
@@ -257,26 +265,34 @@ def test_space_or_enter_on_a_focused_call_button_makes_that_call(
     Enter on a focused call button turned up a card instead: a keyboard player who Tabbed to a
     call paid for a call he never made. The letter keys keep working anywhere."""
     tid, token = start_with(server, "slap-the-elephant", [HUMAN, BOT], bot_pace="human")
-    page = context.new_page()
-    sent: list[str] = []
-    page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(str(f))))
-    page = sit(context, server, tid, 0, token, "Sam", page)
+    page = sit(context, server, tid, 0, token, "Sam")
+    # where focus is when a key goes down: a bot's call can disable the focused button (focus
+    # then waits on the turn line) between the Tab to it and the key
+    page.evaluate(
+        """() => document.addEventListener("keydown", () => { window.__keyOn =
+             document.activeElement.matches(".call-snap_fingers:not([disabled])"); }, true)"""
+    )
     calls = page.locator(".call-snap_fingers:not([disabled])")
+    callable_or_flip = ".call-snap_fingers:not([disabled]), #controls button.act-flip"
     for key in ("Space", "Enter"):
         made: list[str] = []
-        for _ in range(10):  # a bot may take the card first and end the calls: try again
-            for _ in range(60):  # turn up cards (F) until a call may be made
-                if calls.count():
-                    break
-                page.keyboard.press("f")
-                page.wait_for_timeout(300)
+        end = time.monotonic() + LONG_S
+        while not made:  # a bot may take the card first and end the calls: try again
+            assert time.monotonic() < end, f"{key}: no call made on a focused button"
+            page.wait_for_selector(callable_or_flip)  # turn up cards (F) until a call may be made
+            if not calls.count():
+                press(page, "f")
+                continue
             keyboard_to(page, ".call-snap_fingers:not([disabled])")
-            sent.clear()
+            before = len(sent_actions(page))
             page.keyboard.press(key)
-            page.wait_for_timeout(1000)
-            made = [f for f in sent if '"action"' in f]
-            if made:
-                break
+            if not page.evaluate("window.__keyOn"):
+                continue  # a bot's call came first and took the focus off the button
+            # the call is sent in the key's own handler: complete once the press returns
+            made = sent_actions(page)[before:]
+            if made:  # its answer drawn before the next look
+                ref = json.loads(made[-1])["ref"]
+                page.wait_for_function("r => window.__handled.some(f => f.ref === r)", arg=ref)
         assert made and all('"snap_fingers"' in f for f in made), (key, made)
 
 
@@ -303,7 +319,7 @@ def test_joining_waiting_and_starting_by_keyboard_never_drops_focus(
     keyboard_to(page, "#start:not([disabled])")
     page.keyboard.press("Enter")
     page.wait_for_selector("#play:not([hidden])")
-    page.wait_for_function("document.activeElement !== document.body", timeout=5000)
+    page.wait_for_function("document.activeElement !== document.body")
     assert page.evaluate("document.activeElement.closest('#controls') || document.activeElement.id")
     assert not errors, errors
 
@@ -397,7 +413,8 @@ def test_a_player_can_quiet_the_log_a_screen_reader_reads_at_every_move(
     page.keyboard.press("Space")  # toggles the switch, and turns up no card
     assert not aloud.is_checked()
     assert page.locator("#log").get_attribute("aria-live") == "off"
-    page.wait_for_timeout(300)
+    # a card turned up by the key would be sent in its handler, before the press returned
+    assert sent_actions(page) == []
     said = page.locator("#log li").all_inner_texts()[lines:]  # a bot may call meanwhile
     assert not [line for line in said if "Sam turns up" in line], said
     page.locator("#controls button.act").first.click()  # play goes on, unread

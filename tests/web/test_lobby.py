@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import contextlib
+import time
 from typing import Any
 
-from playwright.sync_api import Error as PlaywrightError
-
-from .conftest import Server, shot, watch_errors
+from .conftest import LONG_S, Server, press, shot, watch_errors
 
 
 def test_newcomer_creates_shake_with_two_bots_and_finishes(server: Server, context: Any) -> None:
@@ -26,18 +24,17 @@ def test_newcomer_creates_shake_with_two_bots_and_finishes(server: Server, conte
     page.wait_for_url("**/t/*")
     # no reading needed: whatever the game offers, the first (highlighted) button is a sane move
     page.wait_for_selector("#play:not([hidden])")
-    for _ in range(400):
-        if page.locator("#over:not([hidden])").count():
-            break
+    end = time.monotonic() + 2 * LONG_S
+    while not page.locator("#over:not([hidden])").count():
+        assert time.monotonic() < end, "the game did not end"
+        page.wait_for_selector("#over:not([hidden]), #controls button.act:enabled")
         button = page.locator("#controls button.act").first
-        if button.count() and button.is_enabled():
-            with contextlib.suppress(PlaywrightError):  # the table moved on: look again
-                button.click(timeout=2000)
-            # at a person's pace: a click at the same spot within 350 ms is a double click's
-            # second half, which the page ignores rather than make an unseen move
-            page.wait_for_timeout(250)
-        page.wait_for_timeout(150)
-    page.wait_for_selector("#over:not([hidden])", timeout=30000)
+        if button.count():
+            # at a person's pace (a click at the same spot within 350 ms is a double click's
+            # second half, which the page ignores rather than make an unseen move), waiting for
+            # the answer; None: the table moved on first, look again
+            press(page, button)
+    page.wait_for_selector("#over:not([hidden])")
     over = page.locator("#over").inner_text()
     assert "wins" in over or "over" in over, over
     assert page.locator("table.pad tbody tr").count() == 3

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Server, watch_errors
+from .conftest import LONG_S, Server, press, settled, wait_drawn_since_connect, watch_errors
 from .test_tables import BOT, HUMAN, sit, start_with
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True}
@@ -51,6 +51,11 @@ LOOK = f"""(i = null) => {{
 }}"""
 
 
+# The room scrolling leaves under the bar follows the bar's height (a ResizeObserver sets it).
+BAR_ROOM = """() => getComputedStyle(document.documentElement).scrollPaddingBottom
+  === `${document.querySelector('#controls').offsetHeight + 8}px`"""
+
+
 def room_for_the_bar(page: Any) -> None:
     """Scrolling leaves the bar's current height (and a little more) under what it brings in."""
     bar = page.locator("#controls").evaluate("el => el.offsetHeight")
@@ -68,7 +73,9 @@ def test_slap_piles_brought_into_view_show_above_the_moves_bar(
     errors = watch_errors(page)
     page.wait_for_selector("#controls:not([hidden])")
     assert page.locator("#controls").evaluate("el => getComputedStyle(el).position") == "sticky"
+    page.wait_for_function(BAR_ROOM)  # its observer has seen the bar as first drawn
     room_for_the_bar(page)
+    settled(page)
     for i in range(4):
         look = page.evaluate(LOOK, i)
         assert len(look["piles"]) == 4, look
@@ -81,7 +88,7 @@ def test_slap_piles_brought_into_view_show_above_the_moves_bar(
 
 def reach_a_marker(server: Server, tid: str, token: str) -> None:
     """Play seat 0 by the API (taking any Sweepstakes offered) until it must place a marker."""
-    end = time.monotonic() + 60
+    end = time.monotonic() + LONG_S
     while time.monotonic() < end:
         frame = server.call("GET", f"/api/tables/{tid}/view", token=token)
         types = [a["type"] for a in frame.get("legal_actions") or []]
@@ -95,7 +102,7 @@ def reach_a_marker(server: Server, tid: str, token: str) -> None:
                 break
         else:
             time.sleep(0.05)  # the bots' turn
-    raise AssertionError("no Sweepstakes marker to place within a minute")
+    raise AssertionError(f"no Sweepstakes marker to place within {LONG_S:g} s")
 
 
 def test_gambler_sweepstakes_spaces_come_into_view_once(server: Server, new_context: Any) -> None:
@@ -116,7 +123,7 @@ def test_gambler_sweepstakes_spaces_come_into_view_once(server: Server, new_cont
     page.evaluate("window.scrollTo(0, 0)")
     reach_a_marker(server, tid, token)
     page.wait_for_selector(".sw-btn")
-    page.wait_for_timeout(200)
+    page.wait_for_function(BAR_ROOM)  # its observer has seen the bar grow
     room_for_the_bar(page)  # the bar grew a hint since the start of the turn
     free = page.locator(".sw-btn").all()  # the spaces no marker took; Pairs, Straight last
     assert free
@@ -129,8 +136,8 @@ def test_gambler_sweepstakes_spaces_come_into_view_once(server: Server, new_cont
     page.evaluate("window.scrollTo(0, 0)")
     links[0].close(code=1006, reason="network gone")
     page.wait_for_selector("#conn.reconnecting")
-    page.wait_for_selector("#conn.open", timeout=15000)
-    page.wait_for_timeout(300)
+    page.wait_for_selector("#conn.open")
+    wait_drawn_since_connect(page)  # the state frame after the welcome, drawn
     assert page.evaluate("scrollY") == 0
     # the marker is placed by a tap on the space, seen above the bar
     choice = free[-1].get_attribute("data-space")
@@ -164,6 +171,9 @@ def test_every_snap_pile_shows_above_the_bar_at_the_top_of_the_page(
     errors = watch_errors(page)
     page.wait_for_selector("#controls:not([hidden])")
     for flips in range(8):  # as first drawn, then with cards turned up, penalties, races
+        # the room kept for the bar follows the bar's height at the next frame (a resize
+        # observer sets it): the page as a player sees it, not in the middle of a redraw
+        settled(page)
         look = page.evaluate(LOOK)
         assert look["scrollY"] == 0, look
         assert len(look["piles"]) == 4, look
@@ -172,8 +182,7 @@ def test_every_snap_pile_shows_above_the_bar_at_the_top_of_the_page(
             assert pile["seen"], (flips, i, look)
         assert all(look["calls"]), (flips, look)
         if page.locator("#controls button.act").count():
-            page.locator("#controls button.act").first.click()
-            page.wait_for_timeout(300)
+            press(page, page.locator("#controls button.act").first)  # and its answer drawn
     assert not errors, errors
 
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import time
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 
-from .conftest import Server, shot, watch_errors
+from .conftest import LONG_S, Server, press, shot, watch_errors
 from .test_tables import BOT, HUMAN, sit, start_with
 
 PHONE = {"width": 360, "height": 740}
@@ -18,9 +19,7 @@ def play_a_little(page: Any, moves: int) -> None:
     for _ in range(moves):
         button = page.locator("#controls button.act").first
         if button.count():
-            with contextlib.suppress(PlaywrightError):
-                button.click(timeout=1000)
-        page.wait_for_timeout(250)
+            press(page, button)  # at a person's pace, and answered
 
 
 def test_shake_table_at_desktop_and_phone_width(server: Server, new_context: Any) -> None:
@@ -79,18 +78,17 @@ def test_slap_the_elephant_table(server: Server, context: Any) -> None:
     tid, token = start_with(server, "slap-the-elephant", [HUMAN, BOT, BOT], bot_pace="human")
     page = sit(context, server, tid, 0, token, "Sam")
     errors = watch_errors(page)
-    for _ in range(12):
-        if page.locator("#controls button.act-flip").count():
-            page.keyboard.press("f")
-        page.wait_for_timeout(400)
+    for _ in range(3):  # a few of Sam's turns, the bots playing theirs at a person's pace
+        page.wait_for_selector("#controls button.act-flip")
+        press(page, "f")
     page.wait_for_selector("button.call-slap")
     assert page.locator("button.call-snap_fingers").count() == 1
-    for _ in range(20):  # a moment with cards in the middle makes the better picture
-        if page.locator(".sn-centre svg.scard").count():
-            break
-        if page.locator("#controls button.act-flip").count():
-            page.keyboard.press("f")
-        page.wait_for_timeout(300)
+    end = time.monotonic() + LONG_S
+    while not page.locator(".sn-centre svg.scard").count():  # cards in the middle: a better
+        assert time.monotonic() < end, "no card came to the middle"  # picture
+        page.wait_for_selector(".sn-centre svg.scard, #controls button.act-flip")
+        if not page.locator(".sn-centre svg.scard").count():
+            press(page, "f")
     shot(page, "slap-the-elephant")
     assert not errors, errors
 
@@ -126,7 +124,7 @@ def test_table_page_weight_is_under_300_kb(server: Server, context: Any) -> None
     page.on("response", count)
     sit(None, server, tid, 0, token, "Sam", page=page)
     page.wait_for_selector("#board .game")
-    page.wait_for_timeout(300)
+    page.wait_for_load_state("networkidle")  # every file the page asked for has come
     total = sum(sizes.values())
     print(f"table page: {len(sizes)} files, {total / 1024:.1f} KiB")
     assert any(url.endswith("/js/games/gambler.js") for url in sizes)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .conftest import Server, watch_errors
+from .conftest import Server, wait_drawn_since_connect, watch_errors
 from .test_tables import HUMAN, finished_bot_game, sit
 
 RTL = ["سارة", "דנה"]
@@ -171,8 +171,8 @@ def test_a_results_display_opened_mid_session_marks_the_right_hard_ways(
         if len(links) == 1:
             links[0].close(code=1006, reason="network gone")
             page.wait_for_selector("#conn.reconnecting")
-            page.wait_for_selector("#conn.open", timeout=15000)
-            page.wait_for_timeout(300)  # the state frame after the welcome
+            page.wait_for_selector("#conn.open")
+            wait_drawn_since_connect(page)  # the state frame after the welcome
     assert len(links) == 2
     assert not errors, errors
 
