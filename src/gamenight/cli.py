@@ -113,7 +113,7 @@ def casino_settings(game: str, table_file: Path | None) -> dict[str, Any]:
         return {}
     if game != "snake-eyes-casino":
         raise fail(ValueError("--table holds settings of snake-eyes-casino tables"))
-    from gamenight.games.snake_eyes_casino import table_settings
+    from gamenight.games.casino_options import table_settings
 
     text = read_text(table_file, "--table")
     try:
@@ -661,7 +661,7 @@ def odds(
     if strategy is not None:
         from gamenight.analysis.casino_risk import risk_of_ruin
         from gamenight.bots.casino_bot import STRATEGIES
-        from gamenight.games.snake_eyes_casino import CasinoOptions, table_settings
+        from gamenight.games.casino_options import CasinoOptions, table_settings
 
         if strategy not in STRATEGIES:
             raise refuse("--strategy", f"{strategy!r}: choose one of {', '.join(STRATEGIES)}")
