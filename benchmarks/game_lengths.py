@@ -30,7 +30,7 @@ import numpy as np
 
 import gamenight
 from gamenight.analysis.simulate import play_out
-from gamenight.bots.base import make_bot
+from gamenight.bots import make_bot
 
 # game id -> (cap option, its upper bound, the stat it caps)
 CAPPED: dict[str, tuple[str, int, str]] = {

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from gamenight.bots.base import make_bot
+from gamenight.bots import make_bot
 from gamenight.engine import State
 
 # (state, tape, position) -> (chance action, dice used)

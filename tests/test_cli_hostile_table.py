@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 import gamenight
 from gamenight import GamenightError
 from gamenight.cli import app
-from gamenight.games.snake_eyes_casino import table_settings
+from gamenight.games.casino_options import table_settings
 
 runner = CliRunner()
 

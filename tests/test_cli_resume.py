@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 import gamenight
-from gamenight.bots.base import make_bot
+from gamenight.bots import make_bot
 from gamenight.cli import app
 from gamenight.engine import State
 from gamenight.tui.base import TableApp

@@ -83,7 +83,7 @@ def test_ev_of_shaking_matches_simulated_shake_turns_and_the_bots_rule() -> None
 
 
 def test_all_shake_follower_chance_matches_simulation() -> None:
-    from gamenight.analysis.kernels.exact import follower, follower_start
+    from gamenight.solvers.shake_dp import follower, follower_start
 
     k = 2
     p = shake_odds.hits_law(k)
@@ -207,7 +207,7 @@ def test_shake_stop_table_reads_each_round_against_the_round_after_it() -> None:
     table before the round instead of after it), so the last round before the All Shake was
     never shown. A stop in the last round moves the game to the All Shake round: check that row
     against the All Shake table directly."""
-    from gamenight.analysis.kernels.exact import shake_turn
+    from gamenight.solvers.shake_dp import shake_turn
 
     rounds = 10
     w, _ = shake_odds.win_tables(rounds, 3)

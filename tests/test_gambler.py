@@ -389,7 +389,7 @@ def test_a_game_stopped_by_the_turn_cap_says_so_in_view_and_record() -> None:
 
 # --- bots ----------------------------------------------------------------------------------------
 def test_sensible_bot_uses_the_exact_odds() -> None:
-    from gamenight.bots.base import make_bot
+    from gamenight.bots import make_bot
 
     bot = make_bot("gambler", "sensible", seed=1)
     s = table()
@@ -404,7 +404,7 @@ def test_sensible_bot_uses_the_exact_odds() -> None:
 
 def test_sensible_bot_games_end() -> None:
     from gamenight.analysis.simulate import play_out
-    from gamenight.bots.base import make_bot
+    from gamenight.bots import make_bot
 
     s = gamenight.new_game("gambler", players=4).new_state(seed=3)
     play_out(s, [make_bot("gambler", "sensible", seed=i) for i in range(4)])

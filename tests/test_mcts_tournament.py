@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 import gamenight
 from gamenight.analysis.simulate import play_out
 from gamenight.analysis.tournament import BotRecord, lineups, run_tournament, wilson
-from gamenight.bots.base import make_bot
+from gamenight.bots import make_bot
 from gamenight.bots.mcts import MCTSBot, determinize
 from gamenight.cli import app
 

@@ -109,7 +109,7 @@ def odds_report(game_id: str, table_json: str | None = None) -> dict[str, Any]:
     way a new table validates them.
     """
     from gamenight.engine import GamenightError, new_game
-    from gamenight.games.snake_eyes_casino import table_settings
+    from gamenight.games.casino_options import table_settings
 
     if game_id != "snake-eyes-casino":
         raise GamenightError(f"exact odds are computed for snake-eyes-casino only, not {game_id!r}")

@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from gamenight.games.gambler import odds
-from gamenight.games.gambler.state import (
+from gamenight.games.gambler.table import (
     DOUBLES_PRIZE,
     LOTTERY_PRIZE,
     RACE_FEE,

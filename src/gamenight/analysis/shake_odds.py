@@ -11,21 +11,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cache
-from math import ceil, comb
+from math import ceil
 from typing import Any
 
 import numpy as np
 
 from gamenight.games.shake import crap_out_chance
-
-LEAD = 1500  # leads are clamped to +-15,000 points in the win-probability programme
-CAP = 400  # a shaker stops at 4,000 points in hand there (a lead past that decides the game)
-
-
-def hits_law(scoring_faces: int) -> np.ndarray:
-    """``p[j]``: chance that exactly j of the six shake dice score."""
-    q = scoring_faces / 6
-    return np.array([comb(6, j) * q**j * (1 - q) ** (6 - j) for j in range(7)])
+from gamenight.solvers.shake import CAP, LEAD, hits_law, win_tables
 
 
 def ev_stop_at(scoring_faces: int) -> Fraction:
@@ -51,19 +43,11 @@ def ev_of_shaking(scoring_faces: int) -> float:
     return float(p[1:] @ v[1:7])
 
 
-@cache
-def win_tables(rounds: int, scoring_faces: int) -> tuple[np.ndarray, np.ndarray]:
-    """The two-player programme's tables (see ``kernels.exact.shake_win_dp``)."""
-    from .kernels.exact import shake_win_dp
-
-    return shake_win_dp(rounds, hits_law(scoring_faces), LEAD, CAP)
-
-
 def win_stop_regions(rounds: int, scoring_faces: int, round_no: int, lead: int) -> list[list[int]]:
     """Ranges ``[lo, hi]`` of points in hand at which a win-optimal shaker stops in round
     ``round_no`` (1-based), leading by ``lead`` points before its shake. Not always one range:
     far behind late in the game it may stop at a few hundred, then play on for thousands."""
-    from .kernels.exact import shake_turn
+    from gamenight.solvers.shake_dp import shake_turn
 
     w, _ = win_tables(rounds, scoring_faces)
     p = hits_law(scoring_faces)

@@ -20,7 +20,7 @@ BotFactory = Callable[[str, int, int], Bot]  # (game id, seat, seed) -> bot
 
 def default_bots(game_id: str, seat: int, seed: int) -> Bot:
     """Each game's sensible bot where it has one, else a random bot."""
-    from gamenight.bots.base import make_bot
+    from gamenight.bots import make_bot
 
     return make_bot(game_id, "sensible", seed=seed)
 

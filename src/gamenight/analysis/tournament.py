@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from gamenight.bots.base import make_bot
+from gamenight.bots import make_bot
 from gamenight.engine import BadOption, new_game
 from gamenight.engine.game import is_realtime
 

@@ -8,13 +8,13 @@ from typing import Any
 
 from gamenight.engine import State
 from gamenight.games.gambler import odds
-from gamenight.games.gambler.state import (
+from gamenight.games.gambler.state import GamblerState
+from gamenight.games.gambler.table import (
     DOUBLES_PRIZE,
     IOU_INTEREST,
     IOU_LOAN,
     LOTTERY_PRIZE,
     TICKET_PRICE,
-    GamblerState,
 )
 
 CUSHION = 100  # cash kept after repaying an IOU, so the next fee does not force a new one

@@ -20,6 +20,8 @@ from typing import Any
 
 from gamenight.engine import State
 
+from .base import sensible_bot
+
 Action = dict[str, Any]
 MAX_PLAYOUT_MOVES = 300  # a playout that runs longer is scored where it stands
 
@@ -92,12 +94,8 @@ class MCTSBot:
         self.rollout: dict[str, Any] = {}
 
     def act(self, state: State, seat: int) -> Action:
-        from .base import make_bot
-
         if state.game.id not in self.rollout:
-            self.rollout[state.game.id] = make_bot(
-                state.game.id, "sensible", self.rng.randrange(2**32)
-            )
+            self.rollout[state.game.id] = sensible_bot(state.game.id, self.rng.randrange(2**32))
         legal = state.legal_actions(seat)
         if len(legal) == 1:
             return legal[0]

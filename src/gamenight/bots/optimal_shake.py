@@ -1,8 +1,9 @@
 """A Shake player that maximises its chance to win a two-player game (not its points).
 
-It reads the tables of ``analysis.shake_odds``: a dynamic programme over rounds and the lead
-in which both players take, shake and stop so as to win. With more than two players that
-programme does not apply, and the bot plays as the sensible ``ShakeBot``. Needs Numba.
+It reads the tables of the exact solver (``solvers.shake``): a dynamic programme over rounds
+and the lead in which both players take, shake and stop so as to win. With more than two
+players that programme does not apply, and the bot plays as the sensible ``ShakeBot``. Needs
+Numba.
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from gamenight.analysis import shake_odds
-from gamenight.analysis.kernels.exact import follower_start, leader_turn, shake_turn
 from gamenight.engine import State
+from gamenight.solvers import shake as solver
+from gamenight.solvers.shake_dp import follower, follower_start, leader_turn, shake_turn
 
 from .shake_bot import ShakeBot
 
@@ -28,9 +29,9 @@ class OptimalShakeBot:
             return self.fallback.act(state, seat)
         opts: Any = state.game.options
         rounds, k = opts.rounds, opts.scoring_faces
-        w, sv = shake_odds.win_tables(rounds, k)
-        p = shake_odds.hits_law(k)
-        lead_max, cap = shake_odds.LEAD, shake_odds.CAP
+        w, sv = solver.win_tables(rounds, k)
+        p = solver.hits_law(k)
+        lead_max, cap = solver.LEAD, solver.CAP
         view = state.view(seat)
         me, them = view["players"][seat], view["players"][1 - seat]
         lead = (me["total"] - them["total"]) // 10
@@ -66,12 +67,12 @@ class OptimalShakeBot:
         return state.legal_actions(seat)[0]
 
     def _races_on(self, view: dict[str, Any], seat: int, i: int, k: int) -> bool:
-        p = shake_odds.hits_law(k)
+        p = solver.hits_law(k)
         v = self._follower(k)
         players = view["players"]
         if view["all_shake_order"][0] == seat:  # I shake first: the other answers my total
             lead = (players[seat]["total"] - players[1 - seat]["total"]) // 10
-            u = leader_turn(lead, v, p, shake_odds.CAP)
+            u = leader_turn(lead, v, p, solver.CAP)
             cont = p[0] * (1.0 - follower_start(v, p, lead)) + float(p[1:] @ u[i + 1 : i + 7])
             return bool(cont > 1.0 - follower_start(v, p, lead + i))
         gap = (players[1 - seat]["total"] - players[seat]["total"]) // 10 - i
@@ -82,7 +83,5 @@ class OptimalShakeBot:
     @staticmethod
     @cache
     def _follower(k: int) -> Any:
-        from gamenight.analysis.kernels.exact import follower
-
-        p = shake_odds.hits_law(k)
-        return follower(p, shake_odds.LEAD + shake_odds.CAP + 7)
+        p = solver.hits_law(k)
+        return follower(p, solver.LEAD + solver.CAP + 7)

@@ -5,25 +5,26 @@ once: a random draw cannot be entered wrongly. At a live table (option ``live``)
 in the dice read off the physical table; entering and settling are then separate moves, so the
 winning areas can be lit (rule 3.4(c)) and a wrong entry amended (rule 6.8) or the roll called
 void before any chip moves.
+
+This module is the game and its protocol (who acts, what is legal, each move, the view); the
+options are in ``casino_options``, the wagers as data in ``casino_wagers``, and the dealer's
+procedure (settling a roll, passing the dice) in ``casino_dealer``.
 """
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction
 from typing import Any
 
-from pydantic import Field, field_validator, model_validator
-
-from gamenight.engine import Game, IllegalAction, Options, State, register_game
+from gamenight.engine import Game, IllegalAction, register_game
 from gamenight.engine.chance import Uniforms, check_faces, dice_outcomes
-from gamenight.engine.errors import GamenightError, MalformedAction, NotYourTurn, describe
-from gamenight.engine.ledger import Ledger
+from gamenight.engine.errors import MalformedAction, NotYourTurn
 from gamenight.engine.schema import Int, IntList, Str, optional
 
+from .casino_dealer import CasinoDealer, roll_index
+from .casino_options import MAX_CHIPS, CasinoOptions
 from .casino_wagers import (
     LOSE,
-    MULTI_ROLL,
     SETTLEMENT,
     STAY,
     WAGER_IDS,
@@ -31,86 +32,13 @@ from .casino_wagers import (
     default_payouts,
 )
 
-RESULTS_SHOWN = 20  # the game results display of rule 3.4(b)
-MAX_CHIPS = 10**9  # bound of bankrolls, limits and wagers: a record cannot ask for more
-MAX_ROLLS = 10**7  # bound of a session's length
-
-
 # One shared, read-only action per roll for the engine's draws: a long session's history then
 # holds 36 dice actions, not one new dict and list per roll for the cycle collector to walk.
 _DRAWS = tuple({"type": "dice", "faces": [a, b]} for a in range(1, 7) for b in range(1, 7))
 
 
-def _index(a: int, b: int) -> int:
-    """The roll's row in the settlement table: (a, b) -> (a - 1) * 6 + b - 1."""
-    return a * 6 + b - 7
-
-
-# A roll and everything it decided are logged as one event whose format is built from these
-# pieces, with strings and numbers as arguments: a long session's log stays cheap to hold.
-_LOSES = "; {} loses {} on {}"
-_WINS = "; {} wins {} on {} ({}:1)"
-
-
 class WagerError(IllegalAction):
     """A wager the table cannot take: unknown area, outside the limits, or not covered."""
-
-
-class CasinoOptions(Options):
-    players: int = Field(default=3, description="1 to 8 player seats; the dealer is extra")
-    bankroll: int = Field(default=1000, ge=1, le=MAX_CHIPS, description="chips each seat buys in")
-    table_min: int = Field(default=5, ge=1, le=MAX_CHIPS, description="smallest wager on one area")
-    table_max: int = Field(default=500, ge=1, le=MAX_CHIPS, description="largest wager on one area")
-    payouts: dict[str, str] = Field(
-        default_factory=default_payouts, description="payout option per wager (rule 4.9)"
-    )
-    dice: int = Field(default=5, ge=2, le=5, description="dice on the table (rule 1.1)")
-    winners_stay_up: bool = Field(default=True, description="winning multi-roll wagers stay up")
-    max_rolls: int = Field(
-        default=100, ge=1, le=MAX_ROLLS, description="the session ends after this many"
-    )
-    live: bool = Field(
-        default=False,
-        description="live table: the dealer enters each result, then settles it (rule 6.8)",
-    )
-
-    @field_validator("payouts")
-    @classmethod
-    def _allowed(cls, payouts: dict[str, str]) -> dict[str, str]:
-        """Each payout one rule 4.9 lists for its wager (errors then name 'payouts')."""
-        for wid, pays in payouts.items():
-            if wid not in WAGERS:
-                known = ", ".join(WAGER_IDS)
-                raise ValueError(f"unknown wager {describe(wid)} (known: {known})")
-            if pays not in WAGERS[wid].pays:
-                allowed = ", ".join(WAGERS[wid].pays)
-                raise ValueError(f"{wid} cannot pay {describe(pays)}; rule 4.9 allows {allowed}")
-        return payouts
-
-    @model_validator(mode="after")
-    def _consistent(self) -> CasinoOptions:
-        if self.table_min > self.table_max:
-            raise ValueError(f"table_min {self.table_min} is more than table_max {self.table_max}")
-        return self
-
-
-def table_settings(text: str) -> dict[str, Any]:
-    """A table file (JSON options: payouts, limits, ...) as options for ``new_game``, which
-    validates them; text that is not a JSON object is refused here."""
-    try:
-        settings = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise GamenightError(f"the table file is not JSON: {e}") from None
-    except RecursionError:
-        raise GamenightError("the table file is nested too deeply to be table settings") from None
-    except ValueError:  # a number of thousands of digits (Python's int conversion limit)
-        raise GamenightError("the table file holds a number too long to be a setting") from None
-    if not isinstance(settings, dict):
-        raise GamenightError("the table file must hold a JSON object of table settings")
-    seats = settings.get("players", 1)
-    if type(seats) is not int:  # the CLI counts bots from it before new_game checks it
-        raise GamenightError(f"'players' must be a whole number of seats; got {describe(seats)}")
-    return settings
 
 
 @register_game
@@ -141,7 +69,9 @@ _CHIPS = Int(1, MAX_CHIPS)
 _FACES = IntList(2, 2, 1, 6)
 
 
-class CasinoState(State):
+class CasinoState(CasinoDealer):
+    """Players wager and shoot; the dealer (chance) enters, settles or voids each roll."""
+
     game: SnakeEyesCasino
 
     VIEW_BY_SEAT = False  # wagers and dice are on the layout for all to see
@@ -162,40 +92,6 @@ class CasinoState(State):
         "void": {"reason": Str()},
         "force_give_up": {"reason": Str()},  # the dealer's move between rolls (rule 5.7(b))
     }
-
-    def __init__(self, game: SnakeEyesCasino, seed: int | None = None) -> None:
-        super().__init__(game, seed)
-        opts = game.options
-        n = game.players
-        self.pays = game.pays
-        self.live = opts.live
-        self.max_rolls = opts.max_rolls
-        # the table limits, read by every wager's check (an options field costs more to read)
-        self.table_min, self.table_max = opts.table_min, opts.table_max
-        self.names = [self.seat_name(s) for s in range(n)]
-        self.purse = [f"seat{s}" for s in range(n)]
-        self.ledger = Ledger(
-            {**{p: opts.bankroll for p in self.purse}, "layout": 0, "bank": 0},
-            may_go_negative=("bank",),
-        )
-        self.bets: list[dict[str, int]] = [{} for _ in range(n)]  # per seat: area -> chips
-        self.phase = "offer"  # offer | betting | rolling | entered (live only) | closed
-        self.shooter: int | None = None  # None while the dealer rolls (rule 5.9(d))
-        self.dealer_rolls = False
-        self.offer_queue: list[int] = list(range(n))  # from the dealer's left
-        self.offer_needs_wager = False  # rule 5.9: only players with a wager are offered the dice
-        self.undecided: set[tuple[int, str]] = set()  # (seat, area) the dealer rolls out (5.9(d))
-        # while seat s shoots: the other seats from the dealer's left, then the shooter
-        self.betting_order = [[*(o for o in range(n) if o != s), s] for s in range(n)]
-        self.entered: list[int] | None = None
-        self.pulled: list[tuple[int, str, int]] = []  # (seat, area, chips) taken down since entry
-        self.ready: set[int] = set()  # players who said they are done betting for this roll
-        self.results: list[int] = []
-        self.rolls = 0
-        self.voids = 0
-        self.handle = dict.fromkeys(WAGER_IDS, 0)  # chips decided per wager
-        self.house_net = dict.fromkeys(WAGER_IDS, 0)  # house result per wager
-        self.log("the dice are offered to {} (rule 5.3)", self.names[0])
 
     # --- who acts ----------------------------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -248,7 +144,7 @@ class CasinoState(State):
             return []
         lo = self.table_min
         entered = self.entered
-        codes = self.game.codes[_index(*entered)] if entered is not None else None
+        codes = self.game.codes[roll_index(*entered)] if entered is not None else None
         acts: list[dict[str, Any]] = []
         for w, amount in held.items():
             if codes is not None and codes[w] != STAY:
@@ -376,7 +272,7 @@ class CasinoState(State):
                     " the dice are in the air are not taken at this table)"
                 )
             entered = self.entered
-            code = self.game.codes[_index(*entered)][area] if entered is not None else STAY
+            code = self.game.codes[roll_index(*entered)][area] if entered is not None else STAY
             if held and code == LOSE:
                 raise IllegalAction(f"rule 4.8: the {area} wager has lost; it may not be touched")
             if held and code != STAY:
@@ -483,177 +379,12 @@ class CasinoState(State):
             self.log("{} gives up the dice (rule 5.7)", name)
             self._pass_dice(seat)
 
-    def _enter(self, faces: list[int]) -> None:
-        """A result in: a live table shows it until the dealer settles; a drawn one settles."""
-        if self.live:
-            self.entered = list(faces)
-            self.phase = "entered"
-            self.log("result entered: {} + {} = {}", faces[0], faces[1], faces[0] + faces[1])
-        else:
-            self._settle(faces[0], faces[1])
-
-    def _restore_pulled(self) -> None:
-        """Rules 4.8 and 6.9: a take-down allowed under a wrongly entered result is undone once
-        the corrected dice decide that wager; the chips are still in the purse (nobody may wager
-        while a result is entered), so they go back on the layout to be settled."""
-        codes = self.game.codes[_index(*self.entered)]  # type: ignore[misc]
-        kept = []
-        for seat, area, amount in self.pulled:
-            if codes[area] == STAY:
-                kept.append((seat, area, amount))
-                continue
-            self.ledger.transfer(self.purse[seat], "layout", amount)
-            held = self.bets[seat]
-            held[area] = held.get(area, 0) + amount
-            self.log(
-                "the corrected dice decide {}'s {} wager: the {} taken down go back on it"
-                " (rules 4.8, 6.9)",
-                self.names[seat],
-                area,
-                amount,
-            )
-        self.pulled = kept
-
-    def _void(self, reason: str) -> None:
-        self.entered = None
-        self.pulled = []
-        self.voids += 1
-        self.phase = "rolling" if self.dealer_rolls else "betting"
-        self.log("No roll: {} (the roll is void and settles nothing)", reason)
-
-    def _settle(self, a: int, b: int) -> None:
-        """Rules 4.1, 4.2 and 4.8: losers to the bank, winners paid, the roll on the display.
-
-        The roll and what it decided for every seat go into the log as one event."""
-        self.entered = None
-        total = a + b
-        self.rolls += 1
-        if self.ready:
-            self.ready = set()
-        results = self.results
-        results.append(total)
-        if len(results) > RESULTS_SHOWN:
-            del results[0]
-        shooter = self.shooter
-        fmt = ["{} rolls {}{}"]
-        args: list[object] = [
-            "the dealer" if shooter is None else self.names[shooter],
-            total,
-            " hard" if a == b and total in (4, 6, 8, 10) else "",  # rule 4.1(a): the hardway totals
-        ]
-        if any(self.bets):
-            self._pay(_index(a, b), fmt, args)
-        self.log("".join(fmt), *args)
-        self._after_roll(total, _index(a, b))
-
-    def _pay(self, roll: int, fmt: list[str], args: list[object]) -> None:
-        """Settle every wager on the layout against roll number ``roll`` (see ``_index``),
-        adding each decided wager to the roll's event (``fmt`` and ``args``).
-
-        As a dealer sweeps the layout: each seat's losers go to the bank in one move, its wins
-        come from the bank in one move, and decided one-roll stakes come back with them."""
-        codes = self.game.codes[roll]
-        handle, house = self.handle, self.house_net
-        stay_up = self.game.options.winners_stay_up
-        transfer = self.ledger.transfer
-        for seat, held in enumerate(self.bets):
-            if not held:
-                continue
-            name = self.names[seat]
-            lost = won = back = 0
-            gone = []
-            for area, amount in held.items():
-                n = codes[area]
-                if n < 0:  # STAY: not decided by this roll
-                    continue
-                handle[area] += amount
-                if n == LOSE:
-                    lost += amount
-                    house[area] += amount
-                    gone.append(area)
-                    fmt.append(_LOSES)
-                    args += (name, amount, area)
-                    continue
-                won += amount * n
-                house[area] -= amount * n
-                fmt.append(_WINS)
-                args += (name, amount * n, area, n)
-                if not stay_up or area not in MULTI_ROLL:
-                    back += amount
-                    gone.append(area)
-            for area in gone:
-                del held[area]
-            purse = self.purse[seat]
-            if lost:
-                transfer("layout", "bank", lost)
-            if won:
-                transfer("bank", purse, won)
-            if back:
-                transfer("layout", purse, back)
-
-    def _after_roll(self, total: int, roll: int) -> None:
-        if self.rolls >= self.max_rolls:
-            self.phase = "closed"
-            self.log("the session ends after {} rolls", self.rolls)
-            return
-        if self.dealer_rolls:
-            codes = self.game.codes[roll]
-            self.undecided = {(s, w) for s, w in self.undecided if codes[w] == STAY}
-            if total == 7 or not self.undecided:
-                self._dealer_done()
-            else:
-                self.phase = "rolling"
-            return
-        if total == 7:
-            shooter = self.shooter or 0
-            self.log("7 Out: {} must give up the dice (rule 5.7(a))", self.names[shooter])
-            self._pass_dice(shooter)
-        else:
-            self.phase = "betting"
-
-    def _pass_dice(self, seat: int) -> None:
-        """Rule 5.9: the dice go round the *other* players who have a wager, from the left;
-        whether a player has one is checked as the dice reach him (5.9(a), (b)).
-
-        After a 7 Out the layout is empty, so nobody qualifies; play then starts afresh from
-        the next seat as at rule 5.3, everyone included (a project decision)."""
-        self.shooter = None
-        n = self.players
-        order = [(seat + i) % n for i in range(1, n + 1)]
-        self.offer_needs_wager = any(self.bets)
-        self.offer_queue = order[:-1] if self.offer_needs_wager else order
-        self._next_offer()
-
-    def _dealer_done(self) -> None:
-        """Rule 5.9(d) is met: the dice are offered afresh from the dealer's left."""
-        self.dealer_rolls = False
-        self.undecided = set()
-        self.offer_queue = list(range(self.players))
-        self.offer_needs_wager = False
-        self._next_offer()
-
-    def _next_offer(self) -> None:
-        queue, bets = self.offer_queue, self.bets
-        if self.offer_needs_wager:
-            while queue and not bets[queue[0]]:
-                queue.pop(0)
-        if queue:
-            self.phase = "offer"
-            self.log("the dice are offered to {}", self.names[queue[0]])
-        elif any(bets):
-            self.phase, self.dealer_rolls, self.shooter = "rolling", True, None
-            self.undecided = {(s, w) for s, held in enumerate(bets) for w in held}
-            self.log("nobody takes the dice: the dealer rolls (rule 5.9(d))")
-        else:
-            self.phase = "closed"
-            self.log("nobody takes the dice and the layout is empty: the table closes")
-
     # --- views -------------------------------------------------------------------------------
     def _view(self, seat: int | None) -> dict[str, Any]:
         lit = []
         pending: dict[str, int] = {}
         if self.entered:
-            roll = _index(*self.entered)
+            roll = roll_index(*self.entered)
             codes = self.game.codes[roll]
             lit = [w for w in WAGER_IDS if codes[w] > 0]
             for s, held in enumerate(self.bets):

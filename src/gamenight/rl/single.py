@@ -7,7 +7,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from gamenight.bots.base import Bot, make_bot
+from gamenight.bots import Bot, make_bot
 from gamenight.realtime.table import correct_call
 
 from .aec import GamenightEnv

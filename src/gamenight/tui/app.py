@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Footer, Header, RichLog, Static
 
-from gamenight.bots.base import Bot, make_bot
+from gamenight.bots import Bot, make_bot
 from gamenight.bots.explain import explain
 from gamenight.engine import Action, Game, GamenightError, State
 

@@ -18,7 +18,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Header, RichLog, Static
 
-from gamenight.bots.base import Bot, make_bot
+from gamenight.bots import Bot, make_bot
 from gamenight.engine import GamenightError, State, new_game
 from gamenight.games.gambler import odds
 

@@ -21,8 +21,8 @@ from numba import njit, prange, types
 from numba.extending import overload
 
 # The engine's amounts, compiled in as constants (Numba's cache does not see a change to them
-# in state.py: clear __pycache__ after one; the agreement tests would catch a stale build).
-from gamenight.games.gambler.state import (
+# in table.py: clear __pycache__ after one; the agreement tests would catch a stale build).
+from gamenight.games.gambler.table import (
     DOUBLES_PRIZE,
     IOU_INTEREST,
     IOU_LOAN,

@@ -1,4 +1,8 @@
-"""Gambler's rules as one state machine: phases of decisions, with every throw and draw as chance.
+"""Gambler's game and state: options, legal actions, checks, moves and views (the protocol).
+
+The state machine is built in layers below this one: the table's fields and amounts
+(``table``), money and IOUs (``money``), turn flow (``turns``), and the spaces with their
+Sweepstakes, Lottery and Horse Races (``spaces``); this module ties them to the protocol.
 
 Chance moves: ``dice`` (two dice: throws for first player, moves, the second roll after doubles),
 ``die`` (one die: each of the six Shaker dice in turn, or the Horse Race die), ``ticket`` (the top
@@ -14,26 +18,28 @@ from typing import Any
 
 from pydantic import Field
 
-from gamenight.engine import BadOption, Game, IllegalAction, Options, State, register_game
+from gamenight.engine import BadOption, Game, IllegalAction, Options, register_game
 from gamenight.engine.chance import Uniforms, check_faces, dice_outcomes
-from gamenight.engine.draw import Law, uniform_index
+from gamenight.engine.draw import uniform_index
 from gamenight.engine.errors import MalformedAction, NotYourTurn
-from gamenight.engine.ledger import Ledger
 from gamenight.engine.schema import Int, IntList, Str
 
 from . import odds
 from .data import BadGameData, Board, FortuneDeck, GamblerData, Horses, Tickets, builtin_data
-
-START_CASH = 100  # one $50, two $20, one $10 (denominations are display only)
-TARGET = 1000
-TICKET_PRICE, MAX_TICKETS, LOTTERY_PRIZE = 10, 3, 50
-SWEEP_FEE, RACE_FEE, RACE_PRIZE = 10, 20, 80
-DOUBLES_PRIZE, START_PAY = 500, 100
-IOU_LOAN, IOU_INTEREST = 200, 20
-REPAY = IOU_LOAN + IOU_INTEREST
-BANK = "bank"
-DIE = [({"type": "die", "face": f}, Fraction(1, 6)) for f in range(1, 7)]
-TWO_DICE_LAW, DIE_LAW = Law(dice_outcomes(2)), Law(DIE)
+from .spaces import GamblerSpaces
+from .table import (
+    BANK,
+    DIE,
+    DIE_LAW,
+    DOUBLES_PRIZE,
+    IOU_INTEREST,
+    IOU_LOAN,
+    MAX_TICKETS,
+    REPAY,
+    START_PAY,
+    TICKET_PRICE,
+    TWO_DICE_LAW,
+)
 
 
 class GamblerOptions(Options):
@@ -102,7 +108,9 @@ class Gambler(Game):
 _FACES = IntList(2, 2, 1, 6)
 
 
-class GamblerState(State):
+class GamblerState(GamblerSpaces):
+    """Gambler as phases of decisions, with every throw and draw as chance."""
+
     game: Gambler
 
     VIEW_BY_SEAT = False  # tickets are bought face up: nothing is hidden
@@ -127,41 +135,6 @@ class GamblerState(State):
 
     def __init__(self, game: Gambler, seed: int | None = None) -> None:
         super().__init__(game, seed)
-        n = game.players
-        self.space = game.data.board.space
-        self.cards = game.data.fortune.card
-        self.purse = [f"seat{i}" for i in range(n)]
-        self.ledger = Ledger({**{p: 0 for p in self.purse}, BANK: 0}, may_go_negative=[BANK])
-        for p in self.purse:
-            self.ledger.transfer(BANK, p, START_CASH)
-        self.position = [0] * n
-        self.iou = [False] * n
-        self.out = [False] * n
-        self.tickets: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-        self.ticket_deck: list[tuple[int, int]] = [(a, b) for a, b in game.data.tickets.tickets]
-        self.fortune_unseen = list(range(len(self.cards)))  # on top, order not yet drawn
-        self.fortune_known: list[int] = []  # returned to the bottom, in order
-        self.current = 0
-        self.phase = "order"  # order turn doubles marker claim over
-        self.chance: str | None = None  # what the pending chance move is for
-        self.may_buy = False
-        self.start_due = 0  # passes of Start this turn whose $100 is not yet claimed
-        self.contenders = list(range(n))
-        self.order_throws: dict[int, int] = {}
-        self.markers: dict[str, int] = {}
-        self.marker_queue: list[int] = []
-        self.shaker: list[int] = []
-        self.shaker_for = ""
-        self.event_seat = 0  # who called the Sweepstakes / Lottery / Horse Race
-        self.horse_queue: list[int] = []
-        self.horse_cards: dict[int, int] = {}
-        self.last_roll: list[int] | None = None
-        self.last_card: str | None = None
-        self._winner: int | None = None
-        self.turns = 0
-        self.ious_taken = 0
-        self.by_limit = False
-        self.counts = Counter[str]()
         if game.options.first_player is not None:
             self._begin_turn(game.options.first_player)
         else:
@@ -179,12 +152,6 @@ class GamblerState(State):
         if self.phase == "over" or self.chance is not None:
             return None
         return self.marker_queue[0] if self.phase == "marker" else self.current
-
-    def _may_borrow_or_repay(self, seat: int) -> bool:
-        """IOUs are taken "at any time" and repaid "at any time" by any player still in."""
-        if self.out[seat]:
-            return False
-        return not self.iou[seat] or self.ledger[self.purse[seat]] >= IOU_LOAN + IOU_INTEREST
 
     def actors(self) -> list[int]:
         """The seat the game waits for first, then every other seat that may take or repay an
@@ -224,11 +191,6 @@ class GamblerState(State):
         if self.start_due and self.phase != "claim" and seat == self.current:
             acts.append({"type": "claim_start"})
         return acts + iou
-
-    def _iou_actions(self, seat: int) -> list[dict[str, Any]]:
-        if not self._may_borrow_or_repay(seat):
-            return []
-        return [{"type": "repay_iou" if self.iou[seat] else "take_iou"}]
 
     def winner(self) -> int | None:
         return self._winner
@@ -463,261 +425,6 @@ class GamblerState(State):
                 self._settle_lottery()
             else:
                 self._settle_sweepstakes()
-
-    # --- turn flow ------------------------------------------------------------------------------
-    def _order_throw(self, total: int) -> None:
-        seat = self.contenders[len(self.order_throws)]
-        self.order_throws[seat] = total
-        self.log("{} throws {} for first player", self.seat_name(seat), total)
-        if len(self.order_throws) < len(self.contenders):
-            self.chance = "order"
-            return
-        best = max(self.order_throws.values())
-        self.contenders = [s for s, t in self.order_throws.items() if t == best]
-        self.order_throws = {}
-        if len(self.contenders) == 1:
-            self._begin_turn(self.contenders[0])
-        else:
-            self.log("tie at {}: they throw again", best)
-            self.chance = "order"
-
-    def _begin_turn(self, seat: int) -> None:
-        self.turns += 1
-        self.current, self.phase, self.may_buy, self.last_roll = seat, "turn", True, None
-        self.log("{}'s turn", self.seat_name(seat))
-
-    def _end_turn(self) -> None:
-        """The turn is over; an unclaimed Start payment waits for a claim before the next roll."""
-        if self.start_due and not self.out[self.current]:
-            self.phase = "claim"
-        else:
-            self.start_due = 0
-            self._next_turn()
-
-    def _next_turn(self) -> None:
-        if self.phase == "over":
-            return
-        if self.turns >= self.game.options.max_turns:
-            self.by_limit = self.truncated = True
-            self._finish(max(self._alive(), key=self._net_worth))
-            return
-        seat = self.current
-        for _ in range(self.players):
-            seat = (seat + 1) % self.players
-            if not self.out[seat]:
-                break
-        self._begin_turn(seat)
-
-    def _move(self, steps: int) -> None:
-        cur, n = self.current, len(self.space)
-        new = self.position[cur] + steps
-        if new >= n:
-            self._pass_start(cur)
-        self.position[cur] = new % n
-        self._land()
-
-    def _pass_start(self, seat: int) -> None:
-        if self.game.options.auto_claim_start:
-            self.ledger.transfer(BANK, self.purse[seat], START_PAY)
-            self.log("{} reaches Start and collects ${}", self.seat_name(seat), START_PAY)
-        else:
-            self.start_due += 1  # "each time" a player passes Start (a Fortune card may add one)
-            self.log(
-                "{} reaches Start: ${} may be claimed before the next roll",
-                self.seat_name(seat),
-                START_PAY,
-            )
-
-    def _land(self) -> None:
-        cur, name = self.current, self.seat_name(self.current)
-        sp = self.space[self.position[cur]]
-        self.log("{} lands on {}", name, sp.name)
-        if sp.kind == "collect":
-            self.ledger.transfer(BANK, self.purse[cur], sp.amount or 0)
-            self.log("{} collects ${}", name, sp.amount)
-        elif sp.kind == "pay":
-            self._charge(cur, sp.amount or 0, sp.name)
-        elif sp.kind == "fortune":
-            self._draw_fortune()
-            return
-        elif sp.kind == "sweepstakes":
-            self._sweepstakes(cur)
-            return
-        elif sp.kind == "lottery":
-            self._lottery()
-            return
-        elif sp.kind in ("races", "daily_double"):
-            self._horse_race()
-            return
-        self._end_turn()
-
-    # --- money ----------------------------------------------------------------------------------
-    def _charge(self, seat: int, amount: int, why: str, to: str = BANK) -> None:
-        """A payment the rules force: an IOU is taken if needed; a holder who runs dry is out."""
-        purse = self.purse[seat]
-        if self.ledger[purse] < amount and not self.iou[seat]:
-            self.iou[seat] = True
-            self.ious_taken += 1
-            self.ledger.transfer(BANK, purse, IOU_LOAN)
-            self.log("{} must take out an IOU to pay", self.seat_name(seat))
-        paid = self.ledger.pay_what_you_can(purse, to, amount)
-        self.log("{} pays ${} ({})", self.seat_name(seat), paid, why)
-        self._knock_out(seat)
-
-    def _knock_out(self, seat: int) -> None:
-        """An IOU holder whose cash reaches $0 has lost all the borrowed money: out."""
-        if self.iou[seat] and not self.out[seat] and self.ledger[self.purse[seat]] == 0:
-            self.out[seat] = True
-            self.ticket_deck += self.tickets[seat]
-            self.tickets[seat] = []
-            self.marker_queue = [s for s in self.marker_queue if s != seat]
-            self.log("{} has lost all the borrowed money and is out", self.seat_name(seat))
-
-    def _alive(self) -> list[int]:
-        return [s for s in range(self.players) if not self.out[s]]
-
-    def _net_worth(self, seat: int) -> int:
-        return self.ledger[self.purse[seat]] - (IOU_LOAN + IOU_INTEREST) * self.iou[seat]
-
-    def _from_caller(self, caller: int) -> list[int]:
-        return [
-            (caller + k) % self.players
-            for k in range(self.players)
-            if not self.out[(caller + k) % self.players]
-        ]
-
-    def _check_end(self) -> None:
-        out, iou, cash, purse = self.out, self.iou, self.ledger.balances, self.purse
-        rich = [
-            s for s in range(self.players) if not out[s] and not iou[s] and cash[purse[s]] >= TARGET
-        ]
-        if rich:
-            order = self._from_caller(self.current)
-            self._finish(max(rich, key=lambda s: (self.ledger[self.purse[s]], -order.index(s))))
-        elif out.count(False) == 1:
-            self._finish(out.index(False))
-
-    def _finish(self, seat: int) -> None:
-        self._winner, self.phase, self.chance = seat, "over", None
-        why = "after the turn limit, richest" if self.by_limit else "wins"
-        self.log("{} {} with ${}", self.seat_name(seat), why, self.ledger[self.purse[seat]])
-
-    # --- events ---------------------------------------------------------------------------------
-    def _shake(self, purpose: str) -> None:
-        self.shaker, self.shaker_for, self.chance = [], purpose, "shaker"
-
-    def _sweepstakes(self, caller: int) -> None:
-        self.counts["sweepstakes"] += 1
-        self.event_seat, self.markers = caller, {}
-        players = self._from_caller(caller)
-        for s in players:
-            self._charge(s, SWEEP_FEE, "Sweepstakes entry")
-        self.marker_queue = [s for s in players if not self.out[s]]
-        self.phase = "marker"
-        if not self.marker_queue:
-            self._shake("sweepstakes")
-
-    def _settle_sweepstakes(self) -> None:
-        dice = self.shaker
-        self.log("the Shaker shows {}", "-".join(map(str, dice)))
-        for space, seat in sorted(self.markers.items(), key=lambda kv: odds.SPACES.index(kv[0])):
-            if odds.wins(space, dice):
-                self.ledger.transfer(BANK, self.purse[seat], odds.prize(space))
-                self.log("{} wins ${} on {}", self.seat_name(seat), odds.prize(space), space)
-        self.markers = {}
-        self._end_turn()
-
-    def _lottery(self) -> None:
-        if not any(self.tickets):
-            self.log("nobody holds a lottery ticket: no Lottery")
-            self._end_turn()
-            return
-        self.counts["lotteries"] += 1
-        self._shake("lottery")
-
-    def _settle_lottery(self) -> None:
-        dice = self.shaker
-        self.log("Lottery: the Shaker shows {}", "-".join(map(str, dice)))
-        for seat in range(self.players):
-            for a, b in self.tickets[seat]:
-                if a in dice and b in dice:
-                    self.ledger.transfer(BANK, self.purse[seat], LOTTERY_PRIZE)
-                    self.log(
-                        "{}'s ticket {}-{} wins ${}", self.seat_name(seat), a, b, LOTTERY_PRIZE
-                    )
-            self.ticket_deck += self.tickets[seat]
-            self.tickets[seat] = []
-        self.log("all tickets go back and are reshuffled")
-        self._end_turn()
-
-    def _horse_race(self) -> None:
-        self.counts["horse_races"] += 1
-        self.event_seat = self.current
-        for s in self._from_caller(self.current):
-            self._charge(s, RACE_FEE, "Horse Race entry")
-        self.horse_queue, self.horse_cards = self._from_caller(self.current), {}
-        self.chance = "horse" if self.horse_queue else "race_die"
-
-    def _horses_left(self) -> list[int]:
-        dealt = set(self.horse_cards.values())
-        return [h for h in self.game.data.horses.horses if h not in dealt]
-
-    def _settle_race(self, face: int) -> None:
-        self.log("the horse die shows {}", face)
-        for seat, horse in self.horse_cards.items():
-            if horse == face:
-                self.ledger.transfer(BANK, self.purse[seat], RACE_PRIZE)
-                self.log("{} holds horse {} and wins ${}", self.seat_name(seat), face, RACE_PRIZE)
-                break
-        else:
-            self.log("nobody holds horse {}: the bank keeps the fees", face)
-        self.horse_cards = {}
-        self._end_turn()
-
-    def _draw_fortune(self) -> None:
-        if self.fortune_unseen:
-            self.chance = "fortune"
-        else:
-            self._fortune(self.fortune_known.pop(0))
-
-    def _fortune(self, index: int) -> None:
-        card, cur = self.cards[index], self.current
-        self.fortune_known.append(index)  # back to the bottom of the deck
-        self.last_card = card.text
-        self.log('{} reads a Fortune card: "{}"', self.seat_name(cur), card.text)
-        amount = card.amount or 0
-        others = [s for s in self._alive() if s != cur]
-        if card.effect == "collect":
-            self.ledger.transfer(BANK, self.purse[cur], amount)
-        elif card.effect == "pay":
-            self._charge(cur, amount, "Fortune")
-        elif card.effect == "collect_from_each":
-            for s in others:
-                self._charge(s, amount, "Fortune", to=self.purse[cur])
-        elif card.effect == "pay_each":
-            for s in others:
-                self._charge(cur, amount, "Fortune", to=self.purse[s])
-        elif card.effect == "advance":
-            self._move(amount)
-            return
-        elif card.effect == "go_to":
-            n, pos = len(self.space), self.position[cur]
-            steps = next(k for k in range(1, n + 1) if self.space[(pos + k) % n].kind == card.to)
-            self._move(steps)
-            return
-        elif card.effect == "sweepstakes":
-            self._sweepstakes(cur)
-            return
-        elif card.effect == "lottery":
-            self._lottery()
-            return
-        elif card.effect == "horse_race":
-            self._horse_race()
-            return
-        if self.out[cur]:
-            self._next_turn()
-        else:
-            self._end_turn()
 
     # --- views ----------------------------------------------------------------------------------
     def _view(self, seat: int | None) -> dict[str, Any]:
