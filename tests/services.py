@@ -136,6 +136,10 @@ class ServerProcess:
         if "--http-rate-limit" in self.extra:
             rate = float(self.extra[self.extra.index("--http-rate-limit") + 1])
         self.pace = Pace(0.8 * rate, 0.8 * 5 * rate)  # a fifth under the server's bucket
+        frames = 20.0  # the server's default --rate-limit (frames a second, bursts of twice it)
+        if "--rate-limit" in self.extra:
+            frames = float(self.extra[self.extra.index("--rate-limit") + 1])
+        self.frame_rate = frames
 
     @property
     def url(self) -> str:
@@ -233,15 +237,14 @@ class ServerProcess:
         return str(r.json()["token"])
 
 
-# a test client plays no faster than this, under the server's 20 frames a second (bursts of 40)
-PACE, PACE_BURST = 18.0, 30.0
-
-
 class Client:
-    """One real WebSocket connection that records every frame it receives."""
+    """One real WebSocket connection that records every frame it receives. Its requests
+    (``reply``, ``act``) keep under the server's frame rate (``frame_rate`` a second, bursts of
+    twice it) by design; ``send`` is unpaced, for the tests that flood on purpose."""
 
-    def __init__(self, ws: Any) -> None:
-        self.tokens, self.at = PACE_BURST, time.monotonic()
+    def __init__(self, ws: Any, frame_rate: float = 20.0) -> None:
+        # a tenth under the rate, a quarter under the burst: a quick player, never told off
+        self.pace = Pace(0.9 * frame_rate, 0.75 * 2 * frame_rate)
         self.ws = ws
         self.frames: list[dict[str, Any]] = []
         self.unread: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
@@ -263,7 +266,7 @@ class Client:
         ws = await websockets.connect(
             f"{server.ws_url}/ws/{table_id}", additional_headers=headers, max_size=2**22
         )
-        client = cls(ws)
+        client = cls(ws, server.frame_rate)
         await client.send({"type": "hello", "token": token, "role": role})
         await client.expect("welcome")
         await client.expect("state")
@@ -299,6 +302,7 @@ class Client:
 
     async def reply(self, frame: Any, timeout: float = WAIT) -> dict[str, Any]:
         """Send a frame and return the server's reply to it (the next frame carrying "ref")."""
+        await self.pace.atake()
         await self.send(frame)
         while True:
             try:
@@ -319,16 +323,9 @@ class Client:
         return self.latest
 
     async def act(self, action: dict[str, Any], move: int | None = None) -> dict[str, Any]:
-        """Play an action and return the reply, paced as a quick player would be: a test that
-        plays a game as fast as the server answers would otherwise be told to slow down."""
+        """Play an action and return the reply (paced, as every reply is, as a quick player
+        would be: a test that plays as fast as the server answers would be told to slow down)."""
         assert self.latest is not None
-        now = time.monotonic()
-        self.tokens = min(PACE_BURST, self.tokens + (now - self.at) * PACE)
-        self.at = now
-        if self.tokens < 1:
-            await asyncio.sleep((1 - self.tokens) / PACE)
-            self.tokens, self.at = 1.0, time.monotonic()
-        self.tokens -= 1
         m = self.latest["move"] if move is None else move
         return await self.reply(
             {"type": "action", "move": m, "action": action, "ref": uuid.uuid4().hex}
