@@ -161,7 +161,9 @@ async def test_reconnecting_with_the_token_resumes_where_the_table_is(
 
 async def test_turn_timer_plays_the_default_action_and_says_so(server: ServerProcess) -> None:
     seats = [{"kind": "human"}, {"kind": "bot"}]
-    tid, (a,) = started(server, seats=seats, turn_seconds=3, bot_pace="human")
+    # instant bots: at a human pace the bot's turn (a secret deal: often 70 moves of about a
+    # second each) came first and took minutes before the human's timer could start
+    tid, (a,) = started(server, seats=seats, turn_seconds=3, bot_pace="instant")
     client = await Client.open(server, tid, a)
     timeout = await client.expect("timeout")
     assert timeout["seat"] == 0 and timeout["action"]["type"] in ("take", "stop", "order")
