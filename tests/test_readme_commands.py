@@ -56,12 +56,20 @@ def gamenight_env() -> dict[str, str]:
     return env
 
 
+RAY_START_TIMEOUT = "The current node timed out during startup"
+
+
 @pytest.mark.parametrize("command", PLAIN)
 def test_plain_readme_command_runs(command: str) -> None:
-    run = subprocess.run(
-        shlex.split(command), cwd=ROOT, env=gamenight_env(), capture_output=True, text=True,
-        timeout=600,
-    )  # fmt: skip
+    for _ in range(3):
+        run = subprocess.run(
+            shlex.split(command), cwd=ROOT, env=gamenight_env(), capture_output=True, text=True,
+            timeout=600,
+        )  # fmt: skip
+        # Ray gives its local node a fixed 30 s to start (not settable): a busy machine misses
+        # it now and then; that is Ray's start-up, not the command, so it is tried again
+        if RAY_START_TIMEOUT not in run.stderr:
+            break
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip()
     assert "Traceback" not in run.stderr
