@@ -16,9 +16,10 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -29,20 +30,96 @@ import websockets
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 
 
+# How long a test waits for something that should happen "within moments". It is a bound on a
+# hang, not a measure of speed: CI machines can be many times slower than a desk.
+WAIT = 60.0
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 
 
-def polite(request: Callable[[], httpx.Response], tries: int = 5) -> httpx.Response:
-    """A request that waits as a 429's Retry-After says, as a well-behaved client does."""
-    for _ in range(tries - 1):
+def wait_until(
+    predicate: Callable[[], Any],
+    timeout: float = WAIT,
+    what: str = "the condition",
+    poll: float = 0.05,
+) -> Any:
+    """Poll ``predicate`` until it returns something truthy (returned); fail naming ``what``
+    after ``timeout`` seconds. For a condition, not a fixed pause: a slow machine just polls
+    longer, a fast one goes on at once."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = predicate()
+        if got:
+            return got
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {timeout:g} s for {what}; it never came")
+        time.sleep(poll)
+
+
+async def until(
+    predicate: Callable[[], Any],
+    timeout: float = WAIT,
+    what: str = "the condition",
+    poll: float = 0.02,
+) -> Any:
+    """``wait_until`` for async tests: the event loop runs while we poll."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = predicate()
+        if isinstance(got, Awaitable):
+            got = await got
+        if got:
+            return got
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {timeout:g} s for {what}; it never came")
+        await asyncio.sleep(poll)
+
+
+class Pace:
+    """A client-side token bucket kept under a server's per-address one (``--http-rate-limit``,
+    bursts of five times it; a WebSocket connect counts as a request too). Every test client
+    of one server shares it, as they share 127.0.0.1: together they stay within the limit by
+    design, however the requests of a test are spread over time."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, max(burst, 1.0)
+        self.tokens, self.at = self.burst, time.monotonic()
+        self.lock = threading.Lock()
+
+    def delay(self) -> float:
+        """Take a token; the seconds to wait before using it (0 when one is at hand)."""
+        if self.rate <= 0:
+            return 0.0
+        with self.lock:
+            now = time.monotonic()
+            self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+            self.at = now
+            self.tokens -= 1  # may go below 0: the wait covers the debt
+            return 0.0 if self.tokens >= 0 else -self.tokens / self.rate
+
+    def take(self) -> None:
+        time.sleep(self.delay())
+
+    async def atake(self) -> None:
+        await asyncio.sleep(self.delay())
+
+
+def polite(request: Callable[[], httpx.Response], timeout: float = WAIT) -> httpx.Response:
+    """A request that waits as a 429's Retry-After says, as a well-behaved client does, for as
+    long as ``timeout`` (a count of tries ran out on a slow machine)."""
+    deadline = time.monotonic() + timeout
+    while True:
         r = request()
-        if r.status_code != 429:
+        if r.status_code != 429 or r.json().get("code") != "rate_limited":
             return r
-        time.sleep(float(r.headers.get("Retry-After", "1")))
-    return request()
+        wait = float(r.headers.get("Retry-After", "1"))
+        if time.monotonic() + wait > deadline:
+            return r
+        time.sleep(wait)
 
 
 class ServerProcess:
@@ -55,6 +132,14 @@ class ServerProcess:
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = workdir / f"server-{self.port}.log"
+        rate = 50.0  # the server's default --http-rate-limit
+        if "--http-rate-limit" in self.extra:
+            rate = float(self.extra[self.extra.index("--http-rate-limit") + 1])
+        self.pace = Pace(0.8 * rate, 0.8 * 5 * rate)  # a fifth under the server's bucket
+        frames = 20.0  # the server's default --rate-limit (frames a second, bursts of twice it)
+        if "--rate-limit" in self.extra:
+            frames = float(self.extra[self.extra.index("--rate-limit") + 1])
+        self.frame_rate = frames
 
     @property
     def url(self) -> str:
@@ -64,48 +149,79 @@ class ServerProcess:
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30.0) -> ServerProcess:
+    def start(self, timeout: float = 120.0) -> ServerProcess:
+        """Start the process and wait until it answers /healthz (readiness, not a pause). A
+        port another process took between free_port() and the server's bind is retried on a
+        new port: under xdist several workers pick free ports at once."""
+        for _ in range(3):
+            if self._start(timeout):
+                return self
+            self.port = free_port()
+            self.log = self.workdir / f"server-{self.port}.log"
+        raise RuntimeError("the server found no free port in 3 tries")
+
+    def _start(self, timeout: float) -> bool:
         args = [sys.executable, "-m", "gamenight.cli", "serve", "--host", "127.0.0.1"]
         args += ["--port", str(self.port), *self.extra]
         if self.database_url:
             args += ["--database-url", self.database_url]
-        out = self.log.open("ab")
-        self.proc = subprocess.Popen(args, cwd=self.workdir, stdout=out, stderr=out)
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(args, cwd=self.workdir, stdout=out, stderr=out)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log.read_text()[-3000:]}")
+                text = self.log.read_text()
+                if "address already in use" in text.lower() or "port is busy" in text.lower():
+                    return False
+                raise RuntimeError(f"server exited: {text[-3000:]}")
             try:
-                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
-                    return self
+                # generous: /healthz itself waits up to 2 s for the database and Redis
+                ok = httpx.get(self.url + "/healthz", timeout=10).status_code == 200
             except httpx.HTTPError:
-                pass
+                ok = False
+            if ok and self.proc.poll() is None:  # ours answered, not another's on the port
+                return True
             time.sleep(0.1)
-        raise RuntimeError(f"server did not start: {self.log.read_text()[-3000:]}")
+        self.proc.kill()
+        raise RuntimeError(
+            f"server did not answer /healthz in {timeout:g} s: {self.log.read_text()[-3000:]}"
+        )
 
     def kill9(self) -> None:
         assert self.proc is not None
         self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
+        self.proc.wait(60)
 
     def stop(self) -> int:
         if self.proc is None or self.proc.poll() is not None:
             return self.proc.returncode if self.proc else 0
         self.proc.send_signal(signal.SIGTERM)
         try:
-            return self.proc.wait(20)
+            return self.proc.wait(60)
         except subprocess.TimeoutExpired:
             self.proc.kill()
-            return self.proc.wait(10)
+            return self.proc.wait(60)
 
     # --- HTTP helpers ---------------------------------------------------------------------
+    def request(self, send: Callable[[], httpx.Response]) -> httpx.Response:
+        """One API request, paced under the server's per-address limit (and polite should a
+        test's own flood have emptied the server's bucket)."""
+
+        def paced() -> httpx.Response:
+            self.pace.take()
+            return send()
+
+        return polite(paced)
+
     def post(self, path: str, body: Any = None, token: str | None = None) -> httpx.Response:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        return polite(lambda: httpx.post(self.url + path, json=body, headers=headers, timeout=10))
+        return self.request(
+            lambda: httpx.post(self.url + path, json=body, headers=headers, timeout=WAIT)
+        )
 
     def get(self, path: str, token: str | None = None) -> httpx.Response:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        return polite(lambda: httpx.get(self.url + path, headers=headers, timeout=10))
+        return self.request(lambda: httpx.get(self.url + path, headers=headers, timeout=WAIT))
 
     def table(self, game: str, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
         r = self.post("/api/tables", {"game": game, "seats": seats, **extra})
@@ -121,15 +237,14 @@ class ServerProcess:
         return str(r.json()["token"])
 
 
-# a test client plays no faster than this, under the server's 20 frames a second (bursts of 40)
-PACE, PACE_BURST = 18.0, 30.0
-
-
 class Client:
-    """One real WebSocket connection that records every frame it receives."""
+    """One real WebSocket connection that records every frame it receives. Its requests
+    (``reply``, ``act``) keep under the server's frame rate (``frame_rate`` a second, bursts of
+    twice it) by design; ``send`` is unpaced, for the tests that flood on purpose."""
 
-    def __init__(self, ws: Any) -> None:
-        self.tokens, self.at = PACE_BURST, time.monotonic()
+    def __init__(self, ws: Any, frame_rate: float = 20.0) -> None:
+        # a tenth under the rate, a quarter under the burst: a quick player, never told off
+        self.pace = Pace(0.9 * frame_rate, 0.75 * 2 * frame_rate)
         self.ws = ws
         self.frames: list[dict[str, Any]] = []
         self.unread: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
@@ -147,10 +262,11 @@ class Client:
         origin: str | None = None,
     ) -> Client:
         headers = {"Origin": origin} if origin else None
+        await server.pace.atake()  # a connect counts against the address's request rate
         ws = await websockets.connect(
             f"{server.ws_url}/ws/{table_id}", additional_headers=headers, max_size=2**22
         )
-        client = cls(ws)
+        client = cls(ws, server.frame_rate)
         await client.send({"type": "hello", "token": token, "role": role})
         await client.expect("welcome")
         await client.expect("state")
@@ -172,34 +288,44 @@ class Client:
     async def send(self, frame: Any) -> None:
         await self.ws.send(frame if isinstance(frame, str | bytes) else json.dumps(frame))
 
-    async def expect(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:
+    async def expect(self, kind: str, timeout: float = WAIT) -> dict[str, Any]:
         """The next unread frame of type ``kind`` (earlier ones of other types are skipped)."""
         while True:
-            frame = await asyncio.wait_for(self.unread.get(), timeout)
+            try:
+                frame = await asyncio.wait_for(self.unread.get(), timeout)
+            except TimeoutError:
+                raise AssertionError(f"no {kind!r} frame came in {timeout:g} s") from None
             if frame["type"] == kind:
                 return frame
             if frame["type"] == "_closed":
                 raise ConnectionError(f"closed while waiting for {kind}: {self.closed}")
 
-    async def reply(self, frame: Any, timeout: float = 10.0) -> dict[str, Any]:
+    async def reply(self, frame: Any, timeout: float = WAIT) -> dict[str, Any]:
         """Send a frame and return the server's reply to it (the next frame carrying "ref")."""
+        await self.pace.atake()
         await self.send(frame)
         while True:
-            got = await asyncio.wait_for(self.unread.get(), timeout)
+            try:
+                got = await asyncio.wait_for(self.unread.get(), timeout)
+            except TimeoutError:
+                raise AssertionError(f"no reply to {frame!r:.200} in {timeout:g} s") from None
             if "ref" in got or got["type"] == "_closed":
                 return got
 
+    async def until_move(self, move: int, timeout: float = WAIT) -> dict[str, Any]:
+        """Wait until this client has been sent the state at ``move`` or later."""
+        deadline = time.monotonic() + timeout
+        while self.latest is None or self.latest["move"] < move:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"never sent move {move} in {timeout:g} s")
+            await self.expect("state", left)
+        return self.latest
+
     async def act(self, action: dict[str, Any], move: int | None = None) -> dict[str, Any]:
-        """Play an action and return the reply, paced as a quick player would be: a test that
-        plays a game as fast as the server answers would otherwise be told to slow down."""
+        """Play an action and return the reply (paced, as every reply is, as a quick player
+        would be: a test that plays as fast as the server answers would be told to slow down)."""
         assert self.latest is not None
-        now = time.monotonic()
-        self.tokens = min(PACE_BURST, self.tokens + (now - self.at) * PACE)
-        self.at = now
-        if self.tokens < 1:
-            await asyncio.sleep((1 - self.tokens) / PACE)
-            self.tokens, self.at = 1.0, time.monotonic()
-        self.tokens -= 1
         m = self.latest["move"] if move is None else move
         return await self.reply(
             {"type": "action", "move": m, "action": action, "ref": uuid.uuid4().hex}
@@ -207,7 +333,7 @@ class Client:
 
     async def close(self) -> None:
         await self.ws.close()
-        await asyncio.wait_for(self.reader, 5)
+        await asyncio.wait_for(self.reader, WAIT)
 
 
 # --- PostgreSQL and Redis -------------------------------------------------------------------
@@ -268,6 +394,8 @@ def postgres_server() -> Iterator[Postgres | str]:
                 "-o",
                 opts,
                 "-w",
+                "-t",
+                "180",  # readiness: pg_ctl -w waits for the server to accept connections
                 "-l",
                 str(root / "log"),
                 "start",
@@ -301,12 +429,14 @@ def redis_server() -> Iterator[str]:
         stdout=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
+
+        def answers() -> bool:
+            if proc.poll() is not None:
+                raise RuntimeError(f"redis-server on port {port} exited ({proc.returncode})")
             with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.05)
+                return s.connect_ex(("127.0.0.1", port)) == 0
+
+        wait_until(answers, timeout=2 * WAIT, what=f"redis-server to listen on {port}")
         yield f"redis://127.0.0.1:{port}/0"
     finally:
         proc.terminate()

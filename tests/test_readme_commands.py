@@ -56,12 +56,20 @@ def gamenight_env() -> dict[str, str]:
     return env
 
 
+RAY_START_TIMEOUT = "The current node timed out during startup"
+
+
 @pytest.mark.parametrize("command", PLAIN)
 def test_plain_readme_command_runs(command: str) -> None:
-    run = subprocess.run(
-        shlex.split(command), cwd=ROOT, env=gamenight_env(), capture_output=True, text=True,
-        timeout=600,
-    )  # fmt: skip
+    for _ in range(3):
+        run = subprocess.run(
+            shlex.split(command), cwd=ROOT, env=gamenight_env(), capture_output=True, text=True,
+            timeout=600,
+        )  # fmt: skip
+        # Ray gives its local node a fixed 30 s to start (not settable): a busy machine misses
+        # it now and then; that is Ray's start-up, not the command, so it is tried again
+        if RAY_START_TIMEOUT not in run.stderr:
+            break
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip()
     assert "Traceback" not in run.stderr
@@ -86,7 +94,7 @@ def test_readme_serve_command_serves_until_stopped(command: str, tmp_path: Path)
         assert proc.stdout is not None
         first = proc.stdout.readline()
         assert f"http://127.0.0.1:{port}" in first, first
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 180  # readiness: a busy machine starts slowly
         while True:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as r:
@@ -97,7 +105,7 @@ def test_readme_serve_command_serves_until_stopped(command: str, tmp_path: Path)
                 time.sleep(0.2)
     finally:
         proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=30)
+        _, err = proc.communicate(timeout=120)
     assert "Traceback" not in err, err
     assert (tmp_path / "gamenight.db").exists()
 
@@ -118,7 +126,7 @@ class Terminal:
     def screen(self) -> str:
         return self.tmux("capture-pane", "-p", "-t", "t")
 
-    def wait_for(self, pattern: str, seconds: float = 90) -> str:
+    def wait_for(self, pattern: str, seconds: float = 180) -> str:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             screen = self.screen()

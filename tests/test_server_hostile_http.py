@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from services import ServerProcess, polite
+from services import WAIT, ServerProcess, wait_until
 
 pytestmark = pytest.mark.server
 
@@ -82,7 +81,9 @@ def playing(server: ServerProcess) -> tuple[str, str]:
     return tid, token
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=120, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True
+)
 @given(body=BODIES, where=PATHS)
 def test_any_body_gets_a_typed_error_and_changes_nothing(
     server: ServerProcess, playing: tuple[str, str], body: str, where: str
@@ -93,12 +94,12 @@ def test_any_body_gets_a_typed_error_and_changes_nothing(
     if where in ("leave", "rematch"):  # do not give the seat up: another table's token
         token = "not-a-token"
     raw = body.encode("utf-8", "surrogatepass")
-    r = polite(
+    r = server.request(
         lambda: httpx.post(
             server.url + path,
             content=raw,
             headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
-            timeout=10,
+            timeout=WAIT,
         )
     )
     error_shaped(r)
@@ -119,22 +120,24 @@ def test_any_body_gets_a_typed_error_and_changes_nothing(
 def test_unreadable_bodies_are_400_in_the_error_shape(
     server: ServerProcess, raw: str, status: int, code: str
 ) -> None:
-    r = httpx.post(
-        server.url + "/api/tables",
-        content=raw,
-        headers={"Content-Type": "application/json"},
-        timeout=10,
+    r = server.request(
+        lambda: httpx.post(
+            server.url + "/api/tables",
+            content=raw,
+            headers={"Content-Type": "application/json"},
+            timeout=WAIT,
+        )
     )
     assert r.status_code == status and r.json()["code"] == code, r.text
     assert "JSON" in r.json()["message"]
 
 
 def test_unknown_paths_and_methods_answer_in_the_error_shape(server: ServerProcess) -> None:
-    r = httpx.post(server.url + "/api/nope", timeout=10)
+    r = server.request(lambda: httpx.post(server.url + "/api/nope", timeout=WAIT))
     assert r.status_code == 404 and r.json()["code"] == "not_found", r.text
-    r = httpx.delete(server.url + "/api/tables", timeout=10)
+    r = server.request(lambda: httpx.delete(server.url + "/api/tables", timeout=WAIT))
     assert r.status_code == 405 and r.json()["code"] == "method_not_allowed", r.text
-    r = httpx.post(server.url + "/api/tables", content=b"[]", timeout=10)
+    r = server.request(lambda: httpx.post(server.url + "/api/tables", content=b"[]", timeout=WAIT))
     assert r.json()["message"].startswith("the body: "), r.text
 
 
@@ -154,10 +157,11 @@ def test_one_address_has_a_bounded_number_of_unfinished_tables(
     assert len(server.get("/api/tables").json()) == 2
     tid = quick["table_id"]
     assert server.post(f"/api/tables/{tid}/start", None, quick["host_token"]).status_code == 200
-    for _ in range(100):
-        if server.get(f"/api/tables/{tid}").json()["status"] == "finished":
-            break
-        time.sleep(0.1)
+    wait_until(
+        lambda: server.get(f"/api/tables/{tid}").json()["status"] == "finished",
+        poll=0.1,
+        what="the bots' quick game to finish",
+    )
     assert server.post("/api/tables", {"game": "shake", "seats": HUMANS2}).status_code == 201
 
 
@@ -167,11 +171,13 @@ def test_a_turn_timer_of_nan_or_infinity_is_called_what_it_is(
 ) -> None:
     """Python's JSON reads NaN and Infinity; NaN was refused as 'less than or equal to 3600'."""
     raw = '{"game": "shake", "seats": [{"kind": "human"}, {"kind": "human"}], "turn_seconds": %s}'
-    r = httpx.post(
-        server.url + "/api/tables",
-        content=raw % word,
-        headers={"Content-Type": "application/json"},
-        timeout=10,
+    r = server.request(
+        lambda: httpx.post(
+            server.url + "/api/tables",
+            content=raw % word,
+            headers={"Content-Type": "application/json"},
+            timeout=WAIT,
+        )
     )
     assert r.status_code == 422 and r.json()["code"] == "bad_request", r.text
     assert r.json()["message"] == "turn_seconds: Input should be a finite number", r.text
@@ -184,14 +190,16 @@ def test_a_timer_set_mid_game_to_nan_or_infinity_is_called_what_it_is(
     """The same words through the timer a table may be given later: refused, table unchanged."""
     made = server.table("shake", HUMANS2)
     tid = made["table_id"]
-    r = httpx.post(
-        server.url + f"/api/tables/{tid}/timer",
-        content=f'{{"turn_seconds": {word}}}',
-        headers={
-            "Content-Type": "application/json",
-            "Authorization": f"Bearer {made['host_token']}",
-        },
-        timeout=10,
+    r = server.request(
+        lambda: httpx.post(
+            server.url + f"/api/tables/{tid}/timer",
+            content=f'{{"turn_seconds": {word}}}',
+            headers={
+                "Content-Type": "application/json",
+                "Authorization": f"Bearer {made['host_token']}",
+            },
+            timeout=WAIT,
+        )
     )
     assert r.status_code == 422 and r.json()["code"] == "bad_request", r.text
     assert r.json()["message"] == "turn_seconds: Input should be a finite number", r.text
@@ -201,11 +209,13 @@ def test_a_timer_set_mid_game_to_nan_or_infinity_is_called_what_it_is(
 def test_a_huge_seat_number_is_named_briefly(server: ServerProcess) -> None:
     tid = server.table("shake", HUMANS2)["table_id"]
     raw = '{"name": "Ann", "seat": ' + "9" * 4000 + "}"
-    r = httpx.post(
-        server.url + f"/api/tables/{tid}/join",
-        content=raw,
-        headers={"Content-Type": "application/json"},
-        timeout=10,
+    r = server.request(
+        lambda: httpx.post(
+            server.url + f"/api/tables/{tid}/join",
+            content=raw,
+            headers={"Content-Type": "application/json"},
+            timeout=WAIT,
+        )
     )
     assert r.status_code == 422 and r.json()["code"] == "bad_request", r.text[:200]
     assert "bits" in r.json()["message"] and len(r.json()["message"]) < 200, r.text[:200]

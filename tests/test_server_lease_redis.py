@@ -11,7 +11,8 @@ pytest.importorskip("redis")
 
 from redis.asyncio import Redis  # noqa: E402
 
-from gamenight.server.lease_redis import LeaseBusy, LeaseLost, RedisLease  # noqa: E402
+from gamenight.server.lease_redis import HeldLease, LeaseBusy, LeaseLost, RedisLease  # noqa: E402
+from services import WAIT, until  # noqa: E402
 
 
 def table() -> str:
@@ -21,14 +22,24 @@ def table() -> str:
 async def test_a_second_process_waits_for_the_holder_and_gets_a_higher_token(
     redis: Redis,
 ) -> None:
-    a, b = RedisLease(redis, "a", ttl=2), RedisLease(redis, "b", ttl=2)
+    # TTLs and the wait far longer than any stall of a busy machine: only the release ends it
+    a, b = RedisLease(redis, "a", ttl=WAIT), RedisLease(redis, "b", ttl=WAIT)
     t = table()
     first = await a.acquire(t)
     busy = await b.try_acquire(t)
-    assert isinstance(busy, float) and 0 < busy <= 2
-    waiter = asyncio.create_task(b.acquire(t, timeout=2))
-    await asyncio.sleep(0.05)
-    assert not waiter.done()
+    assert isinstance(busy, float) and 0 < busy <= WAIT
+    tries = 0
+    try_acquire = b.try_acquire
+
+    async def counted(table_id: str) -> HeldLease | float:
+        nonlocal tries
+        tries += 1
+        return await try_acquire(table_id)
+
+    b.try_acquire = counted  # type: ignore[method-assign]
+    waiter = asyncio.create_task(b.acquire(t, timeout=WAIT))
+    await until(lambda: tries >= 3, what="the waiter to ask for the lease again and again")
+    assert not waiter.done()  # it asked, and was told to wait
     assert await a.release(first)
     second = await waiter
     assert second.token > first.token
@@ -36,14 +47,16 @@ async def test_a_second_process_waits_for_the_holder_and_gets_a_higher_token(
 
 
 async def test_a_dead_holder_loses_the_lease_after_its_ttl(redis: Redis) -> None:
-    a, b = RedisLease(redis, "a", ttl=0.3), RedisLease(redis, "b", ttl=0.3)
+    # a TTL (3 s) well past a busy machine's stall between two awaits: the lease is still
+    # held when B first asks; B's own lease (a WAIT-long TTL) cannot expire under the checks
+    a, b = RedisLease(redis, "a", ttl=3), RedisLease(redis, "b", ttl=WAIT)
     t = table()
     dead = await a.acquire(t)
     assert dead._renewer is not None
     dead._renewer.cancel()  # the process stops renewing, as after kill -9
     with pytest.raises(LeaseBusy):
         await b.acquire(t, timeout=0.05)
-    taken = await b.acquire(t, timeout=2)
+    taken = await b.acquire(t, timeout=WAIT)
     assert taken.token > dead.token
     with pytest.raises(LeaseLost):
         a.check(dead)
@@ -55,10 +68,13 @@ async def test_a_dead_holder_loses_the_lease_after_its_ttl(redis: Redis) -> None
 
 
 async def test_a_live_holder_keeps_renewing_past_its_ttl(redis: Redis) -> None:
-    a, b = RedisLease(redis, "a", ttl=0.3), RedisLease(redis, "b", ttl=0.3)
+    # renewed every TTL/3: a 2 s TTL leaves 1.3 s for a late renewal on a busy machine
+    a, b = RedisLease(redis, "a", ttl=2), RedisLease(redis, "b", ttl=2)
     t = table()
     held = await a.acquire(t)
-    for _ in range(8):  # 0.8 s, well past the TTL
+    loop = asyncio.get_running_loop()
+    until_ = loop.time() + 3 * a.ttl  # well past the TTL, however slowly the checks run
+    while loop.time() < until_:
         await asyncio.sleep(0.1)
         assert isinstance(await b.try_acquire(t), float)
     a.check(held)
@@ -72,9 +88,9 @@ async def test_a_taken_over_lease_is_noticed_by_its_renewer(redis: Redis) -> Non
     a = RedisLease(redis, "a", ttl=0.3)
     t = table()
     held = await a.acquire(t)
-    await redis.set(f"gamenight:lease:{t}", "intruder:999", px=2000)
-    await asyncio.sleep(0.25)
-    assert held.lost
+    # the intruder's lease outlives the wait below, however long the renewal takes to come
+    await redis.set(f"gamenight:lease:{t}", "intruder:999", px=int(2 * WAIT * 1000))
+    await until(lambda: held.lost, what="the renewer to notice the lease was taken")
     with pytest.raises(LeaseLost):
         a.check(held)
     assert not await a.release(held)
@@ -196,7 +212,7 @@ async def test_a_release_publishes_what_the_holder_announced_even_when_lost(redi
     await redis.delete(f"gamenight:lease:{t}")  # expired: not ours to delete, still announced
     assert not await a.release(lost)
     got = []
-    deadline = asyncio.get_running_loop().time() + 5
+    deadline = asyncio.get_running_loop().time() + WAIT
     while len(got) < 3 and asyncio.get_running_loop().time() < deadline:
         msg = await pubsub.get_message(timeout=0.5)  # None also for the subscribe reply
         if msg is not None:

@@ -13,23 +13,25 @@ pytest.importorskip("redis")
 from redis.asyncio import Redis  # noqa: E402
 
 from gamenight.server.redis_fanout import RedisFanOut, table_channel  # noqa: E402
+from services import WAIT, until  # noqa: E402
 
 
 class Inbox:
-    """Collects notices and lets a test wait for the n-th."""
+    """Collects notices and lets a test wait for the n-th. A ``gate`` holds every notice
+    until it is set: a subscriber as slow as a test needs, by an event, not by a clock."""
 
-    def __init__(self, delay: float = 0) -> None:
+    def __init__(self, gate: asyncio.Event | None = None) -> None:
         self.notices: list[dict[str, Any]] = []
         self.event = asyncio.Event()
-        self.delay = delay
+        self.gate = gate
 
     async def __call__(self, notice: dict[str, Any]) -> None:
-        if self.delay:
-            await asyncio.sleep(self.delay)
+        if self.gate is not None:
+            await self.gate.wait()
         self.notices.append(notice)
         self.event.set()
 
-    async def wait(self, n: int, timeout: float = 5) -> None:
+    async def wait(self, n: int, timeout: float = WAIT) -> None:
         async def until() -> None:
             while len(self.notices) < n:
                 self.event.clear()
@@ -61,12 +63,16 @@ async def test_a_notice_reaches_the_other_process_once_and_its_own_locally(redis
     await in_b.wait(1)
     await b.publish(t, {"table_id": t, "move": 2, "kind": "seats"})
     await in_a.wait(2)
-    await asyncio.sleep(0.1)
+    assert [n["move"] for n in in_a.notices] == [1, 2]
+    # B's own notice must not come back to it through Redis. A later notice from A is the
+    # marker: Redis sends a channel's messages in order, so any echo would come before it.
+    await a.publish(t, {"table_id": t, "move": 3, "kind": "moves"})
+    await in_b.wait(3)
     assert in_b.notices == [
         {"table_id": t, "move": 1, "kind": "moves", "origin": "a"},  # from elsewhere
         {"table_id": t, "move": 2, "kind": "seats"},  # its own, as published
+        {"table_id": t, "move": 3, "kind": "moves", "origin": "a"},
     ]
-    assert [n["move"] for n in in_a.notices] == [1, 2]
     await a.close()
     await b.close()
 
@@ -87,8 +93,16 @@ async def test_only_subscribed_tables_are_delivered_and_unsubscribe_stops_them(
     assert b.subscribers == {}
     channels = await redis.pubsub_channels(table_channel(t))
     assert channels == []
+    # the marker: a notice on another table B still follows, published after move 8; Redis
+    # delivers one connection's messages in order, so move 8 would have come before it
+    marker_t, marker = table(), Inbox()
+    b.subscribe(marker_t, marker)
+    await b.settled()
+    received = b.received
     await a.publish(t, {"move": 8})
-    await asyncio.sleep(0.2)
+    await a.publish(marker_t, {"move": 9})
+    await marker.wait(1)
+    assert b.received == received + 1, "B was sent a table it unsubscribed"
     assert [n["move"] for n in inbox.notices] == [7]
     await a.close()
     await b.close()
@@ -97,15 +111,17 @@ async def test_only_subscribed_tables_are_delivered_and_unsubscribe_stops_them(
 async def test_a_slow_table_does_not_hold_up_another_and_order_is_kept(redis: Redis) -> None:
     slow_t, fast_t = table(), table()
     a, b = await fanout(redis, "a"), await fanout(redis, "b")
-    slow, fast = Inbox(delay=0.05), Inbox()
+    held = asyncio.Event()
+    slow, fast = Inbox(gate=held), Inbox()  # the slow table's subscriber waits for the gate
     b.subscribe(slow_t, slow)
     b.subscribe(fast_t, fast)
     await b.settled()
     for move in range(1, 11):
         await a.publish(slow_t, {"move": move})
     await a.publish(fast_t, {"move": 1})
-    await fast.wait(1, timeout=0.4)  # well before the slow table's 0.5 s of work
+    await fast.wait(1)  # while the slow table is still stuck on its first notice
     assert len(slow.notices) < 10
+    held.set()
     await slow.wait(10)
     assert [n["move"] for n in slow.notices] == list(range(1, 11))
     await a.close()
@@ -132,32 +148,44 @@ async def test_garbage_on_the_channel_does_not_stop_delivery(redis: Redis) -> No
     await b.close()
 
 
-async def test_a_dropped_subscriber_resubscribes_and_reports_the_gap(redis: Redis) -> None:
+async def kill_subscribers(redis: Redis, name: str) -> int:
+    """Cut the pub/sub connections of the clients named ``name`` only: CI's Redis is shared by
+    every xdist worker, and killing every subscriber cut other tests' server processes off."""
+    killed = 0
+    for client in await redis.client_list(_type="pubsub"):
+        if client.get("name") == name:
+            killed += await redis.client_kill_filter(_id=client["id"])
+    return killed
+
+
+async def test_a_dropped_subscriber_resubscribes_and_reports_the_gap(
+    redis: Redis, redis_url: str
+) -> None:
     t = table()
     gaps: list[int] = []
+    name = f"gn-test-{uuid.uuid4().hex[:12]}"
+    own = Redis.from_url(redis_url, client_name=name)
     a = await fanout(redis, "a")
-    b = await fanout(redis, "b", on_gap=lambda: gaps.append(1))
+    b = await fanout(own, "b", on_gap=lambda: gaps.append(1))
     inbox = Inbox()
     b.subscribe(t, inbox)
     await b.settled()
-    await redis.client_kill_filter(_type="pubsub", skipme=True)
-    deadline = asyncio.get_running_loop().time() + 5
-    while not gaps and asyncio.get_running_loop().time() < deadline:
-        await asyncio.sleep(0.05)
-    assert gaps, "the fan-out never noticed its subscriber connection died"
+    assert await kill_subscribers(redis, name) == 1
+    await until(lambda: gaps, what="the fan-out to notice its subscriber connection died")
     await a.publish(t, {"move": 4})
     await inbox.wait(1)
     assert inbox.notices[-1]["move"] == 4
     await a.close()
     await b.close()
+    await own.aclose()
 
 
 async def test_a_url_makes_and_closes_its_own_client(redis_url: str) -> None:
     f = RedisFanOut(redis_url)
     await f.start()
-    inbox = Inbox()
-    f.subscribe("x", inbox)
-    await f.publish("x", {"move": 1})
+    inbox, t = Inbox(), table()  # not a fixed name: the Redis may be shared
+    f.subscribe(t, inbox)
+    await f.publish(t, {"move": 1})
     assert inbox.notices == [{"move": 1}]
     await f.close()
 
@@ -219,14 +247,17 @@ class OwnRedis:
         import subprocess
 
         self.proc = subprocess.Popen(self.args, stdout=subprocess.DEVNULL, cwd=self.workdir)
-        for _ in range(100):
+
+        async def listening() -> bool:
+            assert self.proc is not None and self.proc.poll() is None, "redis-server exited"
             try:
                 _, writer = await asyncio.open_connection("127.0.0.1", self.port)
-                writer.close()
-                return
             except OSError:
-                await asyncio.sleep(0.05)
-        raise RuntimeError("redis-server did not start")
+                return False
+            writer.close()
+            return True
+
+        await until(listening, timeout=2 * WAIT, what=f"redis-server to listen on {self.port}")
 
     def stop(self) -> None:
         if self.proc is not None:
@@ -256,14 +287,15 @@ async def test_the_subscriber_comes_back_after_redis_was_down_a_while(tmp_path: 
     a, b, t, inbox = await listening_pair(server.url)
     try:
         server.stop()
-        await asyncio.sleep(1.0)  # several failed attempts to resubscribe
+        await asyncio.sleep(1.0)  # Redis down a while: the behaviour under test, not a wait
         await server.start()
-        for move in range(50):
-            await a.publish(t, {"move": move})
-            if inbox.notices:
-                break
-            await asyncio.sleep(0.2)
-        assert inbox.notices, "the subscriber never came back after Redis did"
+        moves = iter(range(10**6))
+
+        async def heard() -> bool:
+            await a.publish(t, {"move": next(moves)})
+            return bool(inbox.notices)
+
+        await until(heard, poll=0.2, what="the subscriber to come back after Redis did")
     finally:
         await a.close()
         await b.close()
@@ -282,10 +314,7 @@ async def test_the_first_notice_after_redis_restarted_is_not_lost(tmp_path: Any)
         await inbox.wait(1)
         server.stop()
         await server.start()
-        deadline = asyncio.get_running_loop().time() + 10
-        while not gaps and asyncio.get_running_loop().time() < deadline:
-            await asyncio.sleep(0.05)
-        assert gaps, "the subscriber did not come back"
+        await until(lambda: gaps, what="the subscriber to come back")
         await a.publish(t, {"move": 2})
         await inbox.wait(2)
         assert a.published == 2

@@ -19,6 +19,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError  # noqa: E402
 from gamenight.server.lease_redis import RedisLease  # noqa: E402
 from gamenight.server.protocol import ServerError  # noqa: E402
 from gamenight.server.resp import RespConnection  # noqa: E402
+from services import WAIT, until  # noqa: E402
 
 
 async def test_pipelined_commands_get_their_own_replies_in_order(redis_url: str) -> None:
@@ -43,10 +44,20 @@ async def test_a_dropped_connection_fails_its_commands_and_the_next_reconnects(
 ) -> None:
     client = Redis.from_url(redis_url)
     conn = RespConnection(client)
+    conn.reply_timeout = 4 * WAIT  # the BLPOP below is meant to wait; the kill ends it
     assert await conn.send("PING") == b"PONG"
-    waiting = conn.send("BLPOP", f"resp-{uuid.uuid4().hex[:8]}", 5)
-    await asyncio.sleep(0.05)
-    await client.client_kill_filter(skipme=True, _type="normal")  # every connection but this one
+    ours = int(await conn.send("CLIENT", "ID"))
+    waiting = conn.send("BLPOP", f"resp-{uuid.uuid4().hex[:8]}", int(2 * WAIT))
+
+    async def blocked() -> bool:  # Redis itself says the BLPOP is waiting on our connection
+        return any(
+            int(c["id"]) == ours and c.get("cmd") == "blpop" for c in await client.client_list()
+        )
+
+    await until(blocked, what="the BLPOP to block on the connection")
+    # only our connection: CI's Redis is shared by every xdist worker, and killing every
+    # connection but this one cut other tests' servers off mid-move
+    assert await client.client_kill_filter(_id=str(ours)) == 1
     with pytest.raises(RedisConnectionError):
         await waiting
     assert await conn.send("PING") == b"PONG"

@@ -127,7 +127,7 @@ def check_frames(
 async def sync_all(clients: list[Client], move: int) -> None:
     for c in clients:
         while c.latest is None or c.latest["move"] < move:
-            await c.expect("state", timeout=10)
+            await c.expect("state")
 
 
 async def play_whole_game(

@@ -13,6 +13,7 @@ from gamenight.server import wire
 from gamenight.server.protocol import CreateTable, SeatSpec, ServerError
 from gamenight.server.storage import Storage
 from gamenight.server.tables import Table, TableService, default_action
+from services import WAIT, until
 
 
 class Clock:
@@ -241,13 +242,16 @@ async def test_postgres_connections_a_restart_closed_are_replaced_not_failed_onc
     assert await storage.load_table(table.id) is not None  # a pooled reading connection
     admin = await asyncpg.connect(pg_database)
     try:  # what a restart does to each of them: the server ends the connection
+        # with a timeout, pg_terminate_backend waits until each backend has really exited
+        # (without one it only signals them, and a busy machine may not have ended them yet)
         await admin.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            "SELECT pg_terminate_backend(pid, $1) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()",
+            int(WAIT * 1000),
         )
     finally:
         await admin.close()
-    await asyncio.sleep(0.3)  # the closed sockets are seen by the loop
+    await asyncio.sleep(0.3)  # the loop reads the closed sockets (any turn of it does)
     await storage.append_moves(table.id, 1, moves[1:])
     assert await storage.load_moves(table.id) == moves
     await storage.update_table(table.id, status="playing")
@@ -353,11 +357,8 @@ async def test_a_turn_timer_set_mid_game_moves_the_table_on_for_a_seat_that_left
         await service.set_timer(table.id, tokens[stays], 3)
         assert (await service.storage.load_table(table.id))["turn_seconds"] == 3
         assert table.deadline is not None
-        for _ in range(100):  # the timer (real seconds: the deadline is set from now)
-            if table.move > before:
-                break
-            await asyncio.sleep(0.1)
-        assert table.move > before, "the timer did not play for the seat that left"
+        # the timer (real seconds: the deadline is set from now)
+        await until(lambda: table.move > before, what="the timer to play for the seat that left")
         assert table.state.moves.seats[before] == gone
     finally:
         await close(service)

@@ -14,7 +14,7 @@ from services import Postgres, ServerProcess, free_port
 
 def serve(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     argv = [sys.executable, "-m", "gamenight.cli", "serve", "--port", str(free_port()), *args]
-    return subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    return subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=300)
 
 
 def one_line_error(run: subprocess.CompletedProcess[str]) -> str:

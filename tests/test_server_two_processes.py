@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import gamenight
-from services import Client, Postgres, ServerProcess
+from services import WAIT, Client, Postgres, ServerProcess
 
 pytestmark = [pytest.mark.server, pytest.mark.postgres, pytest.mark.redis]
 
@@ -44,21 +44,15 @@ async def stored_moves(database: str, table_id: str) -> list[tuple[int, int | No
     return [(r["idx"], r["seat"], json.loads(r["action"])) for r in rows]
 
 
-async def until_move(client: Client, move: int, timeout: float = 30) -> dict[str, Any]:
+async def until_move(client: Client, move: int, timeout: float = WAIT) -> dict[str, Any]:
     """Wait until the client has been sent the state at ``move`` (or later)."""
-
-    async def wait() -> dict[str, Any]:
-        while client.latest is None or client.latest["move"] < move:
-            await client.expect("state", timeout)  # the whole wait, not 10 s a frame
-        return client.latest
-
-    return await asyncio.wait_for(wait(), timeout)
+    return await client.until_move(move, timeout)
 
 
-async def until_status(client: Client, status: str, timeout: float = 30) -> None:
+async def until_status(client: Client, status: str, timeout: float = WAIT) -> None:
     async def wait() -> None:
         while client.latest is None or client.latest["status"] != status:
-            await client.expect("state", timeout)  # the whole wait, not 10 s a frame
+            await client.expect("state", timeout)  # the whole wait, not a bound a frame
 
     await asyncio.wait_for(wait(), timeout)
 
@@ -103,7 +97,7 @@ async def test_kill_9_one_process_mid_game_and_finish_on_the_other(
     a.kill9()  # mid-game, no goodbye: seat 0's connection just dies
     with pytest.raises(ConnectionError):
         while True:  # states of moves made before the kill may still be unread, then the close
-            assert (await clients[0].expect("state", timeout=10))["move"] <= before_kill
+            assert (await clients[0].expect("state"))["move"] <= before_kill
     clients[0] = await Client.open(b, tid, tokens[0])  # reconnect to the survivor
     assert clients[0].latest is not None
     assert clients[0].latest["move"] == before_kill  # nothing accepted was lost
@@ -203,7 +197,7 @@ async def test_a_bot_due_in_a_killed_process_is_played_by_the_other(
     due_at = human.latest["move"]
     await until_move(watcher, due_at)
     a.kill9()  # before its bot (0.6-1.5 s away) could move
-    moved = await until_move(watcher, due_at + 1, timeout=20)
+    moved = await until_move(watcher, due_at + 1)
     assert moved["move"] > due_at  # B's standby played the bot's turn
     rows = await stored_moves(postgres_url_of(b), tid)
     assert [r[0] for r in rows] == list(range(len(rows)))

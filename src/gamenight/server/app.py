@@ -184,20 +184,31 @@ class CapBody:
 
 
 class RateLimit:
-    """A token bucket per connection: ``rate`` frames a second, bursts of ``burst``."""
+    """A token bucket per connection: ``rate`` frames a second, bursts of ``burst``.
 
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
+    ``refusals`` counts the frames refused since the bucket was last half full: a client that
+    paused has its earlier burst forgiven, one that keeps flooding does not. (Counting refusals
+    "in a row" forgave a flood at every token that came back, so a busy server, which reads a
+    flood more slowly than the tokens return, never cut it off.)"""
+
+    def __init__(
+        self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
         self.tokens = burst
-        self.at = time.monotonic()
+        self.at = clock()
+        self.refusals = 0
 
     def allow(self) -> bool:
-        now = time.monotonic()
+        now = self.clock()
         self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
         self.at = now
+        if self.tokens >= self.burst / 2:
+            self.refusals = 0
         if self.tokens >= 1:
             self.tokens -= 1
             return True
+        self.refusals += 1
         return False
 
 
@@ -875,7 +886,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     async def serve(conn: Connection) -> None:
         limit = RateLimit(settings.rate_per_second, settings.rate_burst)
-        refusals = 0  # refused frames in a row: an occasional burst is forgiven
         while True:
             message = await conn.ws.receive()
             if message["type"] == "websocket.disconnect":
@@ -884,11 +894,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             data = message.get("bytes") or b"" if text is None else b""
             ref = None
             try:
-                if limit.allow():
-                    refusals = 0
-                else:
-                    refusals += 1
-                    if refusals > settings.max_refusals:
+                if not limit.allow():  # an occasional burst is forgiven, a flood is not
+                    if limit.refusals > settings.max_refusals:
                         e = ServerError("rate_limited", "too many frames: closing")
                         await refuse(conn.ws, e, 4429)
                         return
