@@ -48,7 +48,8 @@ from .protocol import (
 )
 from .replay import add_replay_route
 from .storage import Storage
-from .tables import DEALER, SeatKey, Table, TableService, token_hash
+from .table import DEALER, SeatKey, Table, token_hash
+from .tables import TableService
 
 log = logging.getLogger("gamenight.server")
 WEB = Path(gamenight.__file__).parent / "web"

@@ -1,7 +1,7 @@
 """One live table, the room's own state: its settings, seats and their tokens, the engine state
 rebuilt from its stored moves, its lock, and the handles of its bots and timers.
 
-Nothing here changes a game: moves go through the table service; this file only holds what they
+Nothing here changes a game: moves go through ``referee.py``; this file only holds what they
 change and answers questions about it (who holds a token, what the lobby shows).
 """
 
