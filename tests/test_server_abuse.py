@@ -284,8 +284,8 @@ def test_action_frames_read_without_the_model_are_the_ones_the_model_accepts(
     the model does, and anything else still gets the model's error."""
     from pydantic import ValidationError
 
-    from gamenight.server.app import action_of
     from gamenight.server.protocol import ActionFrame, ServerError
+    from gamenight.server.socket import action_of
 
     try:
         model = ActionFrame.model_validate(frame)

@@ -1,7 +1,8 @@
-"""Per-client rate limits for the HTTP API: a token bucket per client address.
+"""Rate limits: a token bucket per client address for the HTTP API, and one per WebSocket.
 
-A WebSocket has its own bucket (app.RateLimit); this one keeps a single client from flooding
-the REST endpoints (creating tables, joining, listing the lobby) and tells it when to retry.
+``ClientRates`` keeps a single client from flooding the REST endpoints (creating tables,
+joining, listing the lobby) and tells it when to retry; ``RateLimit`` is a socket's frame rate
+(and a seat's chat rate).
 """
 
 from __future__ import annotations
@@ -47,3 +48,21 @@ class ClientRates:
         for client, (tokens, at) in list(self.buckets.items()):
             if tokens + (now - at) * self.rate >= full:
                 del self.buckets[client]
+
+
+class RateLimit:
+    """A token bucket per connection: ``rate`` frames a second, bursts of ``burst``."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.at = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
