@@ -33,7 +33,7 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
 import gamenight
 from gamenight.server.serve import SWITCH_SECONDS
-from gamenight.server.storage import SqliteWriter
+from gamenight.server.sqlite_writer import SqliteWriter
 
 SEATS = 4
 

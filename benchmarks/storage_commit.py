@@ -21,7 +21,8 @@ from typing import Any
 
 from sqlalchemy import delete, insert, update
 
-from gamenight.server.storage import Storage, moves, tables
+from gamenight.server.schema import moves, tables
+from gamenight.server.storage import Storage
 
 TABLES, MOVES, ROUNDS = 200, 20, 3
 TAKE = {"type": "take"}

@@ -34,15 +34,6 @@ MAX_LINES = 600
 KERNEL_LINES = 1_100  # compiled kernels (analysis/kernels/*): one per game, a port kept whole
 MAX_METHODS = 40
 
-# Files being split in parallel on another branch (the server's own issue); the merge of that
-# work removes them from this list. Nothing else may be listed here.
-KNOWN_TOO_LONG = {
-    "server/tables.py",
-    "server/app.py",
-    "server/storage.py",
-}
-KNOWN_TOO_MANY_METHODS = {"server/tables.py"}
-
 # Where each top-level part of the package lives; a rank higher may import a rank lower.
 RANKS = {
     "engine": 0,
@@ -218,19 +209,9 @@ def test_no_module_is_too_long() -> None:
         name = str(path.relative_to(PKG))
         limit = KERNEL_LINES if name.startswith("analysis/kernels/") else MAX_LINES
         lines = len(path.read_text(encoding="utf-8").splitlines())
-        if lines > limit and name not in KNOWN_TOO_LONG:
+        if lines > limit:
             too_long.append(f"{name}: {lines} lines (at most {limit})")
     assert not too_long, "modules over the limit:\n" + "\n".join(too_long)
-
-
-def test_known_exceptions_are_still_needed() -> None:
-    """An exception that no longer applies is taken off the list, so it cannot hide a relapse."""
-    stale = [
-        name
-        for name in sorted(KNOWN_TOO_LONG)
-        if len((PKG / name).read_text(encoding="utf-8").splitlines()) <= MAX_LINES
-    ]
-    assert not stale, f"no longer over {MAX_LINES} lines: take off KNOWN_TOO_LONG: {stale}"
 
 
 def test_no_class_has_too_many_methods() -> None:
@@ -242,7 +223,7 @@ def test_no_class_has_too_many_methods() -> None:
                 methods = sum(
                     isinstance(b, ast.FunctionDef | ast.AsyncFunctionDef) for b in node.body
                 )
-                if methods > MAX_METHODS and name not in KNOWN_TOO_MANY_METHODS:
+                if methods > MAX_METHODS:
                     crowded.append(f"{name}: class {node.name} has {methods} methods")
     assert not crowded, f"classes over {MAX_METHODS} methods:\n" + "\n".join(crowded)
 

@@ -291,8 +291,8 @@ def test_action_frames_read_without_the_model_are_the_ones_the_model_accepts(
     the model does, and anything else still gets the model's error."""
     from pydantic import ValidationError
 
-    from gamenight.server.app import action_of
     from gamenight.server.protocol import ActionFrame, ServerError
+    from gamenight.server.socket import action_of
 
     try:
         model = ActionFrame.model_validate(frame)
@@ -309,7 +309,7 @@ def test_a_flood_read_slowly_is_still_cut_off_and_a_paused_burst_is_forgiven() -
     refusals "in a row" forgave the flood at each returning token, so a slow server never cut
     it off (and the flood test failed on a loaded CI machine); refusals now count until the
     client pauses long enough for its bucket to fill back to half."""
-    from gamenight.server.app import RateLimit
+    from gamenight.server.limits import RateLimit
 
     now = [0.0]
     limit = RateLimit(20, 40, clock=lambda: now[0])

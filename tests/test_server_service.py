@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 
 from gamenight.server import wire
+from gamenight.server.clock import default_action
 from gamenight.server.protocol import CreateTable, SeatSpec, ServerError
 from gamenight.server.storage import Storage
-from gamenight.server.tables import Table, TableService, default_action
+from gamenight.server.table import Table
+from gamenight.server.tables import TableService
 from services import WAIT, until
 
 

@@ -17,7 +17,8 @@ from gamenight.server.app import Settings, build_fanout, build_lease
 from gamenight.server.limits import ClientRates
 from gamenight.server.protocol import CreateTable, SeatSpec, ServerError
 from gamenight.server.storage import Storage
-from gamenight.server.tables import TableService, merge_race
+from gamenight.server.sync import merge_race
+from gamenight.server.tables import TableService
 from services import WAIT, ServerProcess
 from services import until as poll_until
 
@@ -243,7 +244,7 @@ async def test_a_moves_notice_carries_its_moves_so_the_other_process_reads_no_st
 
 
 def test_carried_moves_are_used_only_when_they_follow_on_our_copy() -> None:
-    from gamenight.server.tables import carried_moves
+    from gamenight.server.sync import carried_moves
 
     class Stub:
         move = 4

@@ -8,16 +8,23 @@ sends it as typed (after ``clean_chat``), and the page inserts it as text.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from .fanout import FanOut
 from .protocol import ServerError, clean_chat
-
-if TYPE_CHECKING:
-    from .tables import SeatKey, Table, TableService
+from .storage import Storage
+from .table import SeatKey, Table
 
 CHAT_KEEP = 50  # messages a table holds in memory and sends a page that (re)connects
 CHAT_PER_SECOND = 1.0  # a connection's chat rate (its own bucket, besides the frame rate)
 CHAT_BURST = 5.0
+
+
+class Hub(Protocol):
+    """What chat needs of the service that calls it: storage, and the fan-out to announce."""
+
+    storage: Storage
+    fanout: FanOut
 
 
 def message(row: dict[str, Any]) -> dict[str, Any]:
@@ -39,7 +46,7 @@ def _merge(table: Table, messages: list[dict[str, Any]]) -> None:
     table.chat = [known[i] for i in sorted(known)][-CHAT_KEEP:]
 
 
-async def recent(service: TableService, table: Table) -> list[dict[str, Any]]:
+async def recent(service: Hub, table: Table) -> list[dict[str, Any]]:
     """The table's newest messages, read from storage the first time they are wanted."""
     if table.chat is None:
         rows = await service.storage.load_chat(table.id, CHAT_KEEP)
@@ -47,9 +54,7 @@ async def recent(service: TableService, table: Table) -> list[dict[str, Any]]:
     return table.chat or []
 
 
-async def say(
-    service: TableService, table: Table, seat: SeatKey | None, text: str
-) -> dict[str, Any]:
+async def say(service: Hub, table: Table, seat: SeatKey | None, text: str) -> dict[str, Any]:
     """Store a seated player's line, then tell every connection of the table (any process)."""
     if seat is None:
         raise ServerError("spectator", "take a seat to chat; spectators read along")
@@ -65,7 +70,7 @@ async def say(
     return said
 
 
-async def absorb(service: TableService, table: Table) -> None:
+async def absorb(service: Hub, table: Table) -> None:
     """Another process stored a message: read the table's newest from storage."""
     rows = await service.storage.load_chat(table.id, CHAT_KEEP)
     _merge(table, [message(r) for r in rows])

@@ -1,7 +1,8 @@
-"""Per-client rate limits for the HTTP API: a token bucket per client address.
+"""Rate limits: a token bucket per client address for the HTTP API, and one per WebSocket.
 
-A WebSocket has its own bucket (app.RateLimit); this one keeps a single client from flooding
-the REST endpoints (creating tables, joining, listing the lobby) and tells it when to retry.
+``ClientRates`` keeps a single client from flooding the REST endpoints (creating tables,
+joining, listing the lobby) and tells it when to retry; ``RateLimit`` is a socket's frame rate
+(and a seat's chat rate).
 """
 
 from __future__ import annotations
@@ -47,3 +48,32 @@ class ClientRates:
         for client, (tokens, at) in list(self.buckets.items()):
             if tokens + (now - at) * self.rate >= full:
                 del self.buckets[client]
+
+
+class RateLimit:
+    """A token bucket per connection: ``rate`` frames a second, bursts of ``burst``.
+
+    ``refusals`` counts the frames refused since the bucket was last half full: a client that
+    paused has its earlier burst forgiven, one that keeps flooding does not. (Counting refusals
+    "in a row" forgave a flood at every token that came back, so a busy server, which reads a
+    flood more slowly than the tokens return, never cut it off.)"""
+
+    def __init__(
+        self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.tokens = burst
+        self.at = clock()
+        self.refusals = 0
+
+    def allow(self) -> bool:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= self.burst / 2:
+            self.refusals = 0
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        self.refusals += 1
+        return False

@@ -2,7 +2,7 @@
 
 from alembic import context
 
-from gamenight.server.storage import metadata
+from gamenight.server.schema import metadata
 
 connection = context.config.attributes["connection"]
 context.configure(connection=connection, target_metadata=metadata)

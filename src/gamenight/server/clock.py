@@ -1,0 +1,202 @@
+"""A table's clock: what moves without anyone sending a frame, its bots' moves and the turn timer
+that plays a cautious default for a seat that ran out of time.
+
+After every change the table is rescheduled here (``Timers.schedule``): the bots due decide, the
+seat to act gets its deadline. Their moves go through the referee like anyone's (``play``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from gamenight.bots import make_bot
+from gamenight.engine import State
+from gamenight.realtime.table import correct_call
+
+from . import throws
+from .frames import actors
+from .protocol import ServerError
+from .table import Accepted, SeatKey, Table
+
+log = logging.getLogger("gamenight.server")
+
+TIMEOUT_PREFERENCE = ("stop", "take", "done", "decline", "end_turn", "give_up", "flip", "roll")
+
+Play = Callable[..., Awaitable[Accepted]]
+
+
+def default_action(state: State, seat: int) -> dict[str, Any] | None:
+    """What a seat that ran out of time plays: the game's own default, else a cautious one."""
+    own = getattr(state, "default_action", None)
+    if callable(own):
+        action: dict[str, Any] | None = own(seat)
+        return action
+    legal = state.legal_actions(seat)
+    for kind in TIMEOUT_PREFERENCE:
+        for a in legal:
+            if a.get("type") == kind:
+                return a
+    return legal[0] if legal else None
+
+
+def make_bots(table: Table) -> None:
+    """A bot for each of the table's bot seats, seeded from the table's own generator."""
+    for i, s in enumerate(table.seats):
+        if s.kind != "bot":
+            continue
+        seed = table.rng.randrange(2**32)
+        if table.game_id == "snake-eyes-casino" and s.strategy:
+            from gamenight.bots.casino_bot import CasinoBot
+
+            table.bots[i] = CasinoBot(strategy=s.strategy)
+        else:
+            table.bots[i] = make_bot(table.game_id, s.bot, seed=seed)
+
+
+async def _unwired(*args: Any, **kwargs: Any) -> Accepted:
+    raise RuntimeError("the table service gives the timers the referee's play")
+
+
+class Timers:
+    """The bots' moves and turn timers of every table of this process, as asyncio tasks kept
+    in each table's ``tasks``."""
+
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self.clock = clock
+        self.closing = False  # shutting down: nothing new is scheduled
+        self.play: Play = (
+            _unwired  # how a bot or a timer plays: the referee's (the service sets it)
+        )
+
+    def cancel(self, table: Table) -> None:
+        """Stop the table's bots and timer."""
+        for _, task in table.tasks.values():
+            task.cancel()
+        table.tasks.clear()
+
+    def acted(self, table: Table, seat: SeatKey) -> None:
+        """The seat whose timer runs has acted: its timer goes, a fresh one comes next."""
+        running = table.tasks.get("timer")
+        if running is not None and running[0] == seat:
+            running[1].cancel()
+            del table.tasks["timer"]
+
+    def schedule(self, table: Table, standby: float = 0.0) -> None:
+        """After a change: bots decide what to do, and the seat to act gets its timer
+        (``standby`` seconds later in a process that did not make the last move)."""
+        if self.closing:
+            return
+        st = table.state
+        if table.status != "playing" or st.is_terminal():
+            self.cancel(table)
+            table.deadline = None
+            return
+        n = table.move
+        for key, (at, task) in list(table.tasks.items()):
+            if at != n and key != "timer":
+                task.cancel()
+                del table.tasks[key]
+        acting = st.actors()
+        # turn-based games: bots act in the order the rules list the actors (as the simulator
+        # does), so a casino shooter waits for the other seats; Snap and Slap race for real
+        ready = acting if table.realtime else acting[:1]
+        for seat in ready:
+            bot = table.bots.get(seat)
+            if bot is None or seat in table.tasks:
+                continue
+            planned = self._bot_plan(table, seat, bot)
+            if planned is not None:
+                action, delay, at = planned
+                table.tasks[seat] = (
+                    n,
+                    asyncio.create_task(self._bot_move(table, seat, at, action, delay + standby)),
+                )
+        # the timer runs for the first seat to act until that seat acts (its key holds the seat);
+        # in Snake Eyes that is the human holding the dice, whose throw the table waits for
+        waiting = actors(table)
+        due = (
+            waiting[0] if table.turn_seconds and waiting and waiting[0] not in table.bots else None
+        )
+        current = table.tasks.get("timer")
+        if current is not None and current[0] != due:
+            current[1].cancel()
+            del table.tasks["timer"]
+            current = None
+        if due is None:
+            table.deadline = None
+        elif current is None and table.turn_seconds:
+            # from the stored move, so every process that loads the table shows the same one
+            now = self.clock()
+            table.deadline = table.moved_at + table.turn_seconds
+            if table.deadline <= now:  # the table was idle or down: a whole turn from now
+                table.deadline = now + table.turn_seconds
+            timer = self._timeout(table, due, table.deadline - now + standby)
+            table.tasks["timer"] = (due, asyncio.create_task(timer))
+
+    def _bot_plan(
+        self, table: Table, seat: int, bot: Any
+    ) -> tuple[dict[str, Any], float, int] | None:
+        st = table.state
+        human = table.bot_pace == "human"
+        if table.realtime:
+            from gamenight.realtime.reaction import level as level_named
+            from gamenight.realtime.reaction import reaction_ms
+
+            lv = level_named(table.seats[seat].level or "normal")
+            call = correct_call(st)
+            if call is not None and call in st.legal_actions(seat):
+                delay = reaction_ms(lv, table.rng) / 1000 if human else 0.0
+                return call, delay, table.move
+            if seat == getattr(st, "turn", None):
+                return {"type": "flip"}, (0.9 if human else 0.0), table.move
+            return None
+        if not st.legal_actions(seat):
+            return None
+        action = bot.act(st, seat)
+        delay = table.rng.uniform(0.6, 1.5) if human else 0.0
+        return action, delay, table.move
+
+    async def _bot_move(
+        self, table: Table, seat: int, at: int, action: dict[str, Any], delay: float
+    ) -> None:
+        try:
+            await asyncio.sleep(delay)
+            table.tasks.pop(seat, None)
+            await self.play(table, seat, at, action)
+        except ServerError as e:
+            if e.code not in ("stale_move", "too_late", "game_over"):
+                log.warning(
+                    "bot at table %s seat %s: %s", table.id, seat, e, extra={"table": table.id}
+                )
+            self.schedule(table)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception(
+                "bot at table %s seat %s failed", table.id, seat, extra={"table": table.id}
+            )
+
+    async def _timeout(self, table: Table, seat: int, seconds: float) -> None:
+        try:
+            await asyncio.sleep(seconds)
+            table.tasks.pop("timer", None)
+            acting = actors(table)
+            if table.status != "playing" or not acting or acting[0] != seat:
+                return
+            # the dice holder's one move is the throw the table waits for (server/throws.py)
+            action = (
+                throws.THROW if seat == throws.holder(table) else default_action(table.state, seat)
+            )
+            if action is None:
+                return
+            await self.play(table, seat, table.move, action, timer=True)
+        except ServerError:
+            self.schedule(table)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("timer at table %s failed", table.id, extra={"table": table.id})
