@@ -50,18 +50,7 @@ def lobby_summary(row: dict[str, Any]) -> dict[str, Any]:
         "options": row["options"],
         "status": row["status"],
         "move": 0,
-        "seats": [
-            {
-                "seat": key,
-                "kind": s.kind,
-                "name": s.name,
-                "level": s.level,
-                "strategy": s.strategy,
-                "taken": s.kind == "bot" or s.token_hash is not None,
-                "connected": False,
-            }
-            for key, s in keyed
-        ],
+        "seats": [s.summary(key, connected=False) for key, s in keyed],
         "turn_seconds": row["turn_seconds"],
         "bot_pace": row["bot_pace"],
         "rematch_of": row.get("rematch_of"),

@@ -61,6 +61,18 @@ class Seat:
             "token_hash": self.token_hash,
         }
 
+    def summary(self, key: SeatKey, connected: bool) -> dict[str, Any]:
+        """What the lobby and every seat are told of this seat: no token, not even its hash."""
+        return {
+            "seat": key,
+            "kind": self.kind,
+            "name": self.name,
+            "level": self.level,
+            "strategy": self.strategy,
+            "taken": self.kind == "bot" or self.token_hash is not None,
+            "connected": connected,
+        }
+
 
 @dataclass
 class Accepted:
@@ -165,18 +177,7 @@ class Table:
         return rows
 
     def summary(self) -> dict[str, Any]:
-        seats = [
-            {
-                "seat": key,
-                "kind": s.kind,
-                "name": s.name,
-                "level": s.level,
-                "strategy": s.strategy,
-                "taken": s.kind == "bot" or s.token_hash is not None,
-                "connected": self.connected.get(key, 0) > 0,
-            }
-            for key, s in self.all_seats()
-        ]
+        seats = [s.summary(key, self.connected.get(key, 0) > 0) for key, s in self.all_seats()]
         return {
             "table_id": self.id,
             "game": self.game_id,
