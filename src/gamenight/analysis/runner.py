@@ -221,7 +221,8 @@ def run(
     interrupted, stopped = False, None
     t0 = warm = time.perf_counter()
     try:
-        if engine == "kernel" and backend == "local":
+        if engine == "kernel":  # with Ray too: this machine's workers then load the compiled
+            # kernel from numba's disk cache instead of each compiling it at Ray's low priority
             warm_up(game_id, {**full, "strategy": strategy} if strategy else full)
             t0 = time.perf_counter()
         if engine == "reference":
