@@ -70,9 +70,12 @@ def test_ctrl_c_during_a_long_risk_of_ruin_ends_it_without_a_traceback() -> None
 
     args = ["odds", "snake-eyes-casino", "--strategy", "every_area", "--rolls", "10000"]
     code = "import sys; from gamenight.cli import app; sys.argv[0] = 'gamenight'; app()"
+    # Ctrl-C at a terminal: SIGINT as the default, even where this test run inherited it ignored
+    # (a job started in the background by a non-interactive shell), or Python installs no handler
     proc = subprocess.Popen(
         [sys.executable, "-c", code, *args],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )  # fmt: skip
     assert proc.stderr is not None
     said = proc.stderr.readline()  # once the chain is under way, not after a guessed pause
