@@ -231,3 +231,33 @@ def test_browsers_get_a_not_found_page_and_api_clients_json(server: ServerProces
     assert r.status_code == 404 and r.json()["code"] == "not_found"
     r = server.request(lambda: httpx.get(server.url + "/api/nope", headers=page, timeout=WAIT))
     assert r.json()["code"] == "not_found"
+
+
+async def test_an_away_player_connecting_is_back_and_a_freed_seats_socket_is_closed(
+    server: ServerProcess,
+) -> None:
+    from services import Client
+
+    made = server.table(
+        "shake", [{"kind": "human"}, {"kind": "bot"}], options={"rounds": 12}, turn_seconds=3
+    )
+    tid, host = made["table_id"], made["host_token"]
+    ann = server.join(tid, "Ann", 0)
+    assert server.post(f"/api/tables/{tid}/start", None, host).status_code == 200
+    await until(
+        lambda: server.get(f"/api/tables/{tid}").json()["seats"][0]["away"],
+        what="Ann's seat to go away when her time runs out",
+        poll=0.2,
+    )
+    client = await Client.open(server, tid, ann)  # she opens the table again: she is back
+    try:
+        assert server.get(f"/api/tables/{tid}").json()["seats"][0]["away"] is False
+        # the host frees her seat: her open socket is told and closed
+        assert server.post(f"/api/tables/{tid}/kick", {"seat": 0}, host).status_code == 200
+        refused = await client.expect("error")
+        assert refused["code"] == "bad_token"
+        await until(lambda: client.closed is not None, what="the freed seat's socket to close")
+        summary = server.get(f"/api/tables/{tid}").json()
+        assert summary["seats"][0]["taken"] is False and summary["seats"][0]["away"] is True
+    finally:
+        await client.ws.close()
