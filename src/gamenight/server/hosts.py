@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gamenight.bots import make_bot
+from gamenight.engine.game import is_realtime
 
 from .clock import Timers, stand_in
 from .lease import Lease
@@ -90,10 +91,10 @@ class Hosts:
                 raise ServerError("bad_request", f"seat {seat!r} is a bot's already")
             target.kind, target.bot, target.name, target.token_hash = "bot", "sensible", None, None
             target.away = False
-            assert isinstance(seat, int)
-            table.bots[seat] = make_bot(table.game_id, "sensible", seed=table.rng.randrange(2**32))
-            if table.game_id in ("snap", "slap-the-elephant"):
-                target.level = "normal"
+            table.bots[int(seat)] = make_bot(
+                table.game_id, "sensible", seed=table.rng.randrange(2**32)
+            )
+            target.level = "normal" if is_realtime(table.game_id) else None
             return "seats"
 
         await self._change(table, replace)
@@ -132,7 +133,9 @@ class Hosts:
     # --- away and back ----------------------------------------------------------------------
     async def away(self, table: Table, seat: SeatKey) -> None:
         """The seat's turn timer ran out: a stand-in bot plays it until its player is back."""
-        if seat == DEALER or table.seat(seat).kind == "bot" or table.seat(seat).away:
+        if table.status != "playing" or seat == DEALER:
+            return
+        if table.seat(seat).kind != "human" or table.seat(seat).away:
             return
 
         def gone() -> str:

@@ -203,8 +203,8 @@ class Lobby:
             game = gamenight.new_game(spec.game, **options)
         except UnknownGame as e:
             raise ServerError("bad_option", str(e)) from None
-        except BadOption as e:  # in words: "ante: ...", not "snake-eyes: option 'ante': ..."
-            where = "" if e.option == "options" else f"{e.option.replace('_', ' ')}: "
+        except BadOption as e:  # plainly: "ante: ...", not "snake-eyes: option 'ante': ..."
+            where = "" if e.option == "options" else f"{e.option}: "
             raise ServerError("bad_option", f"{where}{e.problem}") from None
         for i, s in enumerate(seats):
             if s.kind != "bot":
