@@ -113,6 +113,8 @@ async def test_a_seat_out_of_time_is_played_by_a_bot_until_its_player_is_back(
         await service.start(table.id, host)
         first = service.frame(table, None)["actors"][0]  # the dice holder
         await until(lambda: table.seats[first].away, what="the seat out of time to go away")
+        async with table.lock:  # the change is stored before the lock is let go
+            pass
         stored = (await service.storage.load_table(table.id))["seats"][first]
         assert stored["away"] is True and table.summary()["seats"][first]["away"] is True
         # a bot throws for the away seat: the table goes on without waiting a turn each time
