@@ -4,6 +4,7 @@ typed, the lobby's options in words, the results display and the not-found page.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -185,14 +186,21 @@ def test_the_lobby_offers_options_in_words_and_a_timer(server: Server, context: 
 def test_the_results_display_names_bots_and_says_the_session_is_over(
     server: Server, context: Any
 ) -> None:
+    # bots at a person's pace: the display names the shooter as the table page does
+    slow = server.table("snake-eyes-casino", [BOT, BOT], options={"max_rolls": 500})
+    server.call("POST", f"/api/tables/{slow['table_id']}/start", token=slow["host_token"])
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(f"{server.base}/t/{slow['table_id']}/display")
+    expect(page.locator("#disp-shooter")).to_have_text(re.compile(r"^Shooter: Bot [AB]$"))
+    server.call("POST", f"/api/tables/{slow['table_id']}/cancel", token=slow["host_token"])
+    expect(page.locator("#disp-what")).to_contain_text("the table was cancelled")
     made = server.table(
         "snake-eyes-casino", [BOT, BOT], bot_pace="instant", options={"max_rolls": 3}
     )
     tid = made["table_id"]
     server.call("POST", f"/api/tables/{tid}/start", token=made["host_token"])
     until(lambda: server.call("GET", f"/api/tables/{tid}")["status"], lambda s: s == "finished")
-    page = context.new_page()
-    errors = watch_errors(page)
     page.goto(f"{server.base}/t/{tid}/display")
     expect(page.locator("#disp-what")).to_contain_text("the session is over")
     expect(page.locator("#disp-count")).to_have_text("3 rolls so far")

@@ -58,7 +58,8 @@ const seatWord = (s) => (s.seat === "dealer" ? "the dealer's seat" : `seat ${let
 /** The host's buttons beside one seat: free it (kick), or hand it to a bot for good. */
 export function seatControls(s) {
   const status = app.summary?.status;
-  if (!isHost() || s.kind === "bot" || !["waiting", "playing"].includes(status)) return null;
+  // (the host's own seat is given up with "Leave the seat", as anyone's)
+  if (!isHost() || s.kind === "bot" || s.seat === app.seat || !["waiting", "playing"].includes(status)) return null;
   const who = s.name ? `${s.name} (${seatWord(s)})` : seatWord(s);
   const free = s.taken ? h("button", { type: "button", class: "small", "data-kick": String(s.seat), "aria-label": `free ${who}`,
     onclick: () => {
