@@ -10,6 +10,8 @@ import httpx
 import pytest
 
 from gamenight.server.protocol import CreateTable, SeatSpec, ServerError
+from gamenight.server.table import Table
+from gamenight.server.tables import TableService
 from services import WAIT, ServerProcess, until
 from test_server_service import Clock, close, seated, service_at
 
@@ -26,6 +28,23 @@ async def refused(code: str, call: object) -> None:
     with pytest.raises(ServerError) as e:
         await call  # type: ignore[misc]
     assert e.value.code == code, e.value
+
+
+async def stand_in_moves(table: Table, seat: int) -> None:
+    """Wait until a move is made for ``seat`` (by its stand-in bot), or the game ends."""
+    mark = table.move
+    await until(
+        lambda: seat in {s for s, _ in list(table.state.moves)[mark:]} or table.status != "playing",
+        what=f"a stand-in bot to move for seat {seat}",
+    )
+
+
+async def ann_takes_her_turn(service: TableService, table: Table, token: str) -> None:
+    """At Shake, Ann (seat 0) stops if the move is hers, so the next turn is seat 1's."""
+    if service.frame(table, None)["actors"] == [0]:
+        legal = service.frame(table, 0)["legal_actions"]
+        stop = next((a for a in legal if a["type"] == "stop"), legal[0])
+        await service.act(table.id, token, table.move, stop)
 
 
 # --- the host -------------------------------------------------------------------------------
@@ -118,14 +137,7 @@ async def test_a_seat_out_of_time_is_played_by_a_bot_until_its_player_is_back(
         stored = (await service.storage.load_table(table.id))["seats"][first]
         assert stored["away"] is True and table.summary()["seats"][first]["away"] is True
         # a bot throws for the away seat: the table goes on without waiting a turn each time
-        mark = table.move
-        await until(
-            lambda: (
-                any(s == first for s, _ in list(table.state.moves)[mark:])
-                or table.status == "finished"
-            ),
-            what="the stand-in bot to throw for the away seat",
-        )
+        await stand_in_moves(table, first)
         # its player comes back (any device, the same token): the seat is his again
         await service.back(table, first)
         assert not table.seats[first].away and first not in table.bots
@@ -142,18 +154,8 @@ async def test_a_seat_kicked_mid_game_is_played_until_someone_takes_it(tmp_path:
         await service.start(table.id, host)
         await service.kick(table.id, host, 1)
         assert table.seats[1].away and 1 in table.bots
-        mover = service.frame(table, None)["actors"][0]
-        if mover == 0:  # Ann plays her turn; then the stand-in plays Ben's at once
-            legal = service.frame(table, 0)["legal_actions"]
-            stop = next((a for a in legal if a["type"] == "stop"), legal[0])
-            await service.act(table.id, tokens[0], table.move, stop)
-        mark = table.move
-        await until(
-            lambda: (
-                any(s == 1 for s, _ in list(table.state.moves)[mark:]) or table.status == "finished"
-            ),
-            what="the stand-in to play the kicked seat",
-        )
+        await ann_takes_her_turn(service, table, tokens[0])
+        await stand_in_moves(table, 1)
         seat, token = await service.join(table.id, "Cy", 1)
         assert seat == 1 and not table.seats[1].away and 1 not in table.bots
     finally:
@@ -240,9 +242,9 @@ async def test_an_away_player_connecting_is_back_and_a_freed_seats_socket_is_clo
 ) -> None:
     from services import Client
 
-    made = server.table(
-        "shake", [{"kind": "human"}, {"kind": "bot"}], options={"rounds": 12}, turn_seconds=3
-    )
+    # (Snake Eyes: the dice pass round the table, so Ann's turn comes soon; a Shake bot may
+    # shake for a minute before the turn passes)
+    made = server.table("snake-eyes", [{"kind": "human"}, {"kind": "bot"}], turn_seconds=3)
     tid, host = made["table_id"], made["host_token"]
     ann = server.join(tid, "Ann", 0)
     assert server.post(f"/api/tables/{tid}/start", None, host).status_code == 200
@@ -251,6 +253,8 @@ async def test_an_away_player_connecting_is_back_and_a_freed_seats_socket_is_clo
         what="Ann's seat to go away when her time runs out",
         poll=0.2,
     )
+    # the timer off, so she cannot run out of time again while the test looks
+    assert server.post(f"/api/tables/{tid}/timer", {"turn_seconds": None}, host).status_code == 200
     client = await Client.open(server, tid, ann)  # she opens the table again: she is back
     try:
         assert server.get(f"/api/tables/{tid}").json()["seats"][0]["away"] is False
@@ -263,3 +267,20 @@ async def test_an_away_player_connecting_is_back_and_a_freed_seats_socket_is_clo
         assert summary["seats"][0]["taken"] is False and summary["seats"][0]["away"] is True
     finally:
         await client.ws.close()
+
+
+async def test_a_player_who_leaves_mid_game_leaves_a_bot_in_his_seat(tmp_path: Path) -> None:
+    service = await service_at(tmp_path / "t.db", Clock())
+    try:
+        made = CreateTable(game="shake", seats=[SeatSpec(kind="human")] * 2, bot_pace="instant")
+        table, host, tokens = await seated(service, made, ["Ann", "Ben"])
+        await service.leave(table.id, tokens[1])  # before the start: simply an open seat
+        assert not table.seats[1].away and 1 not in table.bots
+        _, ben = await service.join(table.id, "Ben", 1)
+        await service.start(table.id, host)
+        await service.leave(table.id, ben)  # mid-game: a bot plays on for him
+        assert table.seats[1].away and 1 in table.bots and table.seats[1].token_hash is None
+        await ann_takes_her_turn(service, table, tokens[0])
+        await stand_in_moves(table, 1)
+    finally:
+        await close(service)

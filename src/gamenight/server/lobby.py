@@ -287,7 +287,11 @@ class Lobby:
             key = table.seat_of(token)
             s = table.seat(key)
             s.name, s.token_hash = None, None
+            s.away = table.status == "playing" and key != DEALER  # a bot plays on for him
+            stand_in(table)
             await self.storage.update_table(table.id, seats=table.seat_rows())
+        if table.status == "playing":
+            self.timers.seat_changed(table, key)
         await self.sync.notify(table, "seats")
         return table
 
