@@ -147,12 +147,17 @@ async def test_a_seat_out_of_time_is_played_by_a_bot_until_its_player_is_back(
 
 
 async def test_a_seat_kicked_mid_game_is_played_until_someone_takes_it(tmp_path: Path) -> None:
-    service = await service_at(tmp_path / "t.db", Clock())
+    clock = Clock()
+    service = await service_at(tmp_path / "t.db", clock)
     try:
         made = CreateTable(game="shake", seats=[SeatSpec(kind="human")] * 2, bot_pace="instant")
         table, host, tokens = await seated(service, made, ["Ann", "Ben"])
         await service.start(table.id, host)
         await service.kick(table.id, host, 1)
+        assert table.seats[1].away and 1 in table.bots
+        await close(service)  # a restart keeps the seat away, its stand-in playing
+        service = await service_at(tmp_path / "t.db", clock)
+        table = await service.find(table.id)
         assert table.seats[1].away and 1 in table.bots
         await ann_takes_her_turn(service, table, tokens[0])
         await stand_in_moves(table, 1)
