@@ -14,6 +14,7 @@ from gamenight.server.table import Table
 from gamenight.server.tables import TableService
 from services import WAIT, ServerProcess, until
 from test_server_service import Clock, close, seated, service_at
+from test_server_shared import sharing
 
 HUMANS2 = [{"kind": "human"}, {"kind": "human"}]
 
@@ -289,3 +290,25 @@ async def test_a_player_who_leaves_mid_game_leaves_a_bot_in_his_seat(tmp_path: P
         await stand_in_moves(table, 1)
     finally:
         await close(service)
+
+
+# --- two processes --------------------------------------------------------------------------
+@pytest.mark.redis
+async def test_the_hosts_changes_on_one_process_hold_on_the_other(
+    tmp_path: Path, redis_url: str
+) -> None:
+    async with sharing(tmp_path, redis_url) as (a, b):
+        made = CreateTable(
+            game="snake-eyes", seats=[SeatSpec(kind="human")] * 2, bot_pace="instant"
+        )
+        table, host, tokens = await seated(a, made, ["Ann", "Ben"])
+        await a.start(table.id, host)
+        there = await b.find(table.id)
+        await until(lambda: there.status == "playing")
+        await b.kick(table.id, host, 1)  # the host's request lands on the other process
+        await until(lambda: table.seats[1].away and 1 in table.bots, what="A to see the stand-in")
+        assert there.seats[1].away and 1 in there.bots and there.seats[1].token_hash is None
+        await refused("bad_token", a.act(table.id, tokens[1], table.move, {"type": "throw"}))
+        await a.cancel(table.id, host)
+        await until(lambda: there.status == "cancelled", what="B to see the table cancelled")
+        await refused("game_over", b.join(table.id, "Cy", 1))
