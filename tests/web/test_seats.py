@@ -79,8 +79,8 @@ def test_an_away_players_seat_is_played_by_a_bot_until_he_is_back(
     assert not errors, errors
 
 
-def test_the_host_frees_a_seat_and_cancels_the_table(server: Server, new_context: Any) -> None:
-    made = server.table("shake", [HUMAN, HUMAN])
+def test_the_host_frees_a_seat_seats_a_bot_and_cancels(server: Server, new_context: Any) -> None:
+    made = server.table("shake", [HUMAN, HUMAN, HUMAN])
     tid = made["table_id"]
     host = server.call("POST", f"/api/tables/{tid}/join", {"name": "Hana", "seat": 0})["token"]
     ben = server.call("POST", f"/api/tables/{tid}/join", {"name": "Ben", "seat": 1})["token"]
@@ -110,6 +110,10 @@ def test_the_host_frees_a_seat_and_cancels_the_table(server: Server, new_context
     expect(guest.locator("#join")).to_be_visible()  # the freed seat is offered to take
     with pytest.raises(AssertionError, match="401"):  # the freed seat's token is refused
         server.call("POST", f"/api/tables/{tid}/leave", token=ben)
+    # and gives the third seat to a bot
+    page.get_by_role("button", name="a bot plays seat C").click()
+    until(lambda: seats_of(server, tid)[2]["kind"], lambda kind: kind == "bot")
+    expect(guest.locator("#waiting li").nth(2)).to_contain_text("bot")
     page.get_by_role("button", name="Cancel the table").click()
     expect(page.locator("#waiting")).to_contain_text("This table was cancelled")
     expect(guest.locator("#waiting")).to_contain_text("This table was cancelled")
