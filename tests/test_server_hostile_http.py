@@ -149,8 +149,8 @@ def test_one_address_has_a_bounded_number_of_unfinished_tables(
     finishes frees its place."""
     server = start_server(None, "--tables-per-client", "2")
     bots = [{"kind": "bot"}, {"kind": "bot"}]
-    quick = server.table("shake", bots, bot_pace="instant", options={"rounds": 1})
-    server.table("shake", HUMANS2)
+    quick = server.table("shake", bots, bot_pace="instant", options={"rounds": 1}, listed=True)
+    server.table("shake", HUMANS2, listed=True)
     r = server.post("/api/tables", {"game": "shake", "seats": HUMANS2})
     assert r.status_code == 429 and r.json()["code"] == "too_many_tables", r.text
     assert "at most 2 unfinished tables" in r.json()["message"]

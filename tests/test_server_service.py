@@ -383,13 +383,14 @@ async def test_the_lobby_leaves_out_a_waiting_table_whose_process_is_gone(tmp_pa
             "status": "waiting",
             "turn_seconds": None,
             "bot_pace": "human",
+            "listed": True,
         }
         # made by the other process: one an hour ago, one a minute ago
         await service.storage.create_table(
             {**row, "id": "abandoned", "created_at": clock.now - 3600}
         )
         await service.storage.create_table({**row, "id": "recent", "created_at": clock.now - 60})
-        mine, _ = await service.create(spec())
+        mine, _ = await service.create(spec().model_copy(update={"listed": True}))
         listed = [t["table_id"] for t in await service.open_tables()]
         assert "abandoned" not in listed
         assert "recent" in listed and mine.id in listed

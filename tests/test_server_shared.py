@@ -94,7 +94,7 @@ async def test_the_lobby_lists_waiting_tables_another_process_created(tmp_path: 
     await one.migrate()
     a, b = TableService(one), TableService(two)
     try:
-        table, host = await a.create(CreateTable(game="shake", seats=HUMANS))
+        table, host = await a.create(CreateTable(game="shake", seats=HUMANS, listed=True))
         await a.join(table.id, "Ann")
         lobby = {t["table_id"]: t for t in await b.open_tables()}
         assert table.id not in b.tables  # listed from storage, not loaded

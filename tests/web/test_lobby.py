@@ -49,8 +49,9 @@ def test_a_refused_name_creates_no_table(server: Server, context: Any) -> None:
     page.goto(server.base + "/")
     page.locator("#g-snake-eyes").check()
     page.locator("#seat-1").select_option("human")  # a friend's seat: the table would wait
+    page.get_by_label("Show it under Open tables").check()  # listed: counted below
     before = len(server.call("GET", "/api/tables"))
-    for name in ("Wilhelmina Alexandrovna-Schmidt", "Ann <3"):
+    for name in ("Wilhelmina Alexandrovna-Schmidt", "Ann \u202egel"):
         page.get_by_label("Your name").fill(name)
         page.get_by_role("button", name="Create the table").click()
         page.wait_for_function("document.querySelector('#create-msg').innerText.length > 0")
@@ -108,7 +109,7 @@ def test_a_player_count_out_of_range_is_refused_in_words(server: Server, context
 def test_a_full_table_is_offered_to_watch_not_to_join(server: Server, context: Any) -> None:
     """Every seat taken, the host yet to start: the lobby said '0 open seats' beside a Join
     button that could only lead to watching."""
-    made = server.table("shake", [{"kind": "human"}, {"kind": "human"}])
+    made = server.table("shake", [{"kind": "human"}, {"kind": "human"}], listed=True)
     tid = made["table_id"]
     for seat, name in enumerate(("Ann", "Ben")):
         server.call("POST", f"/api/tables/{tid}/join", {"name": name, "seat": seat})

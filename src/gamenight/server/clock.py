@@ -27,6 +27,7 @@ log = logging.getLogger("gamenight.server")
 TIMEOUT_PREFERENCE = ("stop", "take", "done", "decline", "end_turn", "give_up", "flip", "roll")
 
 Play = Callable[..., Awaitable[Accepted]]
+Away = Callable[[Table, SeatKey], Awaitable[None]]
 
 
 def default_action(state: State, seat: int) -> dict[str, Any] | None:
@@ -44,7 +45,8 @@ def default_action(state: State, seat: int) -> dict[str, Any] | None:
 
 
 def make_bots(table: Table) -> None:
-    """A bot for each of the table's bot seats, seeded from the table's own generator."""
+    """A bot for each of the table's bot seats, seeded from the table's own generator, and a
+    stand-in for each seat whose player is away."""
     for i, s in enumerate(table.seats):
         if s.kind != "bot":
             continue
@@ -55,10 +57,27 @@ def make_bots(table: Table) -> None:
             table.bots[i] = CasinoBot(strategy=s.strategy)
         else:
             table.bots[i] = make_bot(table.game_id, s.bot, seed=seed)
+    stand_in(table)
+
+
+def stand_in(table: Table) -> None:
+    """A sensible bot plays each away seat (Board Game Arena's way: nobody waits on a player
+    who is gone), and leaves the seat the moment its player is back."""
+    for i, s in enumerate(table.seats):
+        if s.kind == "bot":
+            continue
+        if s.away and i not in table.bots:
+            table.bots[i] = make_bot(table.game_id, "sensible", seed=table.rng.randrange(2**32))
+        elif not s.away:
+            table.bots.pop(i, None)
 
 
 async def _unwired(*args: Any, **kwargs: Any) -> Accepted:
     raise RuntimeError("the table service gives the timers the referee's play")
+
+
+async def _nobody_away(table: Table, seat: SeatKey) -> None:
+    """Without the table service nothing stands in for a seat."""
 
 
 class Timers:
@@ -71,6 +90,7 @@ class Timers:
         self.play: Play = (
             _unwired  # how a bot or a timer plays: the referee's (the service sets it)
         )
+        self.away: Away = _nobody_away  # a seat that ran out of time: a bot stands in (hosts.py)
 
     def cancel(self, table: Table) -> None:
         """Stop the table's bots and timer."""
@@ -84,6 +104,16 @@ class Timers:
         if running is not None and running[0] == seat:
             running[1].cancel()
             del table.tasks["timer"]
+
+    def seat_changed(self, table: Table, seat: SeatKey) -> None:
+        """A seat changed hands (a bot stands in or steps out): its planned move and timer go,
+        and the table is planned again."""
+        for key in (seat, "timer"):
+            running = table.tasks.get(key)
+            if running is not None and (key == seat or running[0] == seat):
+                running[1].cancel()
+                del table.tasks[key]
+        self.schedule(table)
 
     def schedule(self, table: Table, standby: float = 0.0) -> None:
         """After a change: bots decide what to do, and the seat to act gets its timer
@@ -100,7 +130,7 @@ class Timers:
             if at != n and key != "timer":
                 task.cancel()
                 del table.tasks[key]
-        acting = st.actors()
+        acting = actors(table)  # in Snake Eyes an away seat's stand-in throws its dice
         # turn-based games: bots act in the order the rules list the actors (as the simulator
         # does), so a casino shooter waits for the other seats; Snap and Slap race for real
         ready = acting if table.realtime else acting[:1]
@@ -142,6 +172,8 @@ class Timers:
     ) -> tuple[dict[str, Any], float, int] | None:
         st = table.state
         human = table.bot_pace == "human"
+        if seat == throws.holder(table):  # an away seat holding the Snake Eyes dice throws
+            return dict(throws.THROW), (table.rng.uniform(0.6, 1.5) if human else 0.0), table.move
         if table.realtime:
             from gamenight.realtime.reaction import level as level_named
             from gamenight.realtime.reaction import reaction_ms
@@ -194,6 +226,7 @@ class Timers:
             if action is None:
                 return
             await self.play(table, seat, table.move, action, timer=True)
+            await self.away(table, seat)
         except ServerError:
             self.schedule(table)
         except asyncio.CancelledError:

@@ -6,9 +6,11 @@ The codes are the protocol's (``protocol.py``); a traceback goes to the log, nev
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -21,6 +23,21 @@ HTTP_CODES = {
     405: "method_not_allowed",
     413: "frame_too_large",
 }
+
+
+MISSING = Path(__file__).parent.parent / "web" / "missing.html"
+
+
+def missing_page() -> Response:
+    """The browser's not-found page (API clients get the JSON error)."""
+    body = MISSING.read_bytes() if MISSING.is_file() else b"<!doctype html><title>Not found</title>"
+    return Response(body, status_code=404, media_type="text/html")
+
+
+def wants_page(request: Request) -> bool:
+    """A browser loading a page (not the API, not a script fetching JSON)."""
+    accept = request.headers.get("accept", "")
+    return not request.url.path.startswith("/api/") and "text/html" in accept
 
 
 def add_error_answers(app: FastAPI, metrics: ServerMetrics) -> None:
@@ -58,9 +75,12 @@ def add_error_answers(app: FastAPI, metrics: ServerMetrics) -> None:
         return JSONResponse({"code": code, "message": f"{where}: {err['msg']}"}, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_: Request, e: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, e: StarletteHTTPException) -> Response:
         """Starlette's own refusals (a body it cannot parse, an unknown path or method) in the
-        error shape of every other answer, not its ``{"detail": ...}``."""
+        error shape of every other answer, not its ``{"detail": ...}``; a browser asking for
+        a page that is not there gets a page saying so."""
+        if e.status_code == 404 and wants_page(request):
+            return missing_page()
         code = HTTP_CODES.get(e.status_code, "bad_request")
         message = {
             400: "the body is not JSON the server can read (too deeply nested, or a number "

@@ -19,9 +19,9 @@ import gamenight
 from gamenight.engine import BadOption, GamenightError, UnknownGame
 from gamenight.engine.game import game_class, is_realtime
 
-from .clock import Timers, make_bots
+from .clock import Timers, make_bots, stand_in
 from .lease import Lease
-from .protocol import CreateTable, SeatSpec, ServerError, clean_name
+from .protocol import MAX_NAME, CreateTable, SeatSpec, ServerError, clean_name
 from .rebuild import from_row, row, seats_from
 from .referee import Referee, draw_chance
 from .storage import Storage
@@ -31,6 +31,22 @@ from .table import DEALER, Seat, SeatKey, Table, new_token, token_hash
 log = logging.getLogger("gamenight.server")
 
 LOBBY_SIZE = 200  # waiting tables listed, newest first
+CLOSED = ("finished", "expired", "cancelled")
+
+
+def told_apart(name: str, table: Table, seat: SeatKey) -> str:
+    """``name``, or "Ann 2" when another seat of the table is already called Ann: two players
+    of one name could not tell whose turn the log means."""
+    others = {s.name.casefold() for k, s in table.all_seats() if s.name and k != seat}
+    if name.casefold() not in others:
+        return name
+    n = 2
+    while True:
+        tag = f" {n}"
+        candidate = name[: MAX_NAME - len(tag)].rstrip() + tag
+        if candidate.casefold() not in others:
+            return candidate
+        n += 1
 
 
 def lobby_summary(row: dict[str, Any]) -> dict[str, Any]:
@@ -56,6 +72,7 @@ def lobby_summary(row: dict[str, Any]) -> dict[str, Any]:
         "rematch_of": row.get("rematch_of"),
         "rematch": row.get("rematch"),
         "spectators": 0,
+        "listed": bool(row.get("listed")),
     }
 
 
@@ -158,14 +175,14 @@ class Lobby:
         summarised from memory, which also knows who is connected)."""
         out = []
         stale = self.clock() - self.idle_seconds
-        for stored in await self.storage.load_tables(status="waiting", limit=limit):
+        for stored in await self.storage.load_tables(status="waiting", limit=limit, listed=True):
             live = self.tables.get(stored["id"])
             if live is None:
                 # untouched for the idle time and held by no process that would expire it (its
                 # process was stopped for good): listed with a Join button for ever otherwise
                 if (stored.get("updated_at") or 0) >= stale:
                     out.append(lobby_summary(stored))
-            elif live.status == "waiting":
+            elif live.status == "waiting" and live.listed:
                 out.append(live.summary())
         return out
 
@@ -186,8 +203,9 @@ class Lobby:
             game = gamenight.new_game(spec.game, **options)
         except UnknownGame as e:
             raise ServerError("bad_option", str(e)) from None
-        except BadOption as e:
-            raise ServerError("bad_option", str(e)) from None
+        except BadOption as e:  # plainly: "ante: ...", not "snake-eyes: option 'ante': ..."
+            where = "" if e.option == "options" else f"{e.option}: "
+            raise ServerError("bad_option", f"{where}{e.problem}") from None
         for i, s in enumerate(seats):
             if s.kind != "bot":
                 continue
@@ -219,6 +237,7 @@ class Lobby:
             bot_pace=spec.bot_pace,
             state=game.new_state(seed=seed),
             rematch_of=rematch_of.id if rematch_of else None,
+            listed=spec.listed,
         )
         if rematch_of is not None:  # same holders, same tokens, same names
             table.host_hash = rematch_of.host_hash
@@ -239,8 +258,8 @@ class Lobby:
         table = await self.find(table_id)
         async with table.lock, self.lease.hold(table.id):
             await self.sync.catch_up_locked(table, row=True)
-            if table.status in ("finished", "expired"):
-                raise ServerError("game_over", "this table is closed; ask for a rematch")
+            if table.status in CLOSED:
+                raise ServerError("game_over", f"this table is {table.status}; nobody joins it")
             if seat is None:
                 free = [k for k, s in table.all_seats() if s.kind != "bot" and not s.token_hash]
                 if not free:
@@ -252,8 +271,12 @@ class Lobby:
             if target.token_hash:
                 raise ServerError("seat_taken", f"seat {seat!r} is taken")
             token = new_token()
-            target.name, target.token_hash = name, token_hash(token)
+            target.name, target.token_hash = told_apart(name, table, seat), token_hash(token)
+            target.away = False  # a seat a stand-in played while open: the newcomer plays it
+            stand_in(table)
             await self.storage.update_table(table.id, seats=table.seat_rows())
+        if table.status == "playing":
+            self.timers.seat_changed(table, seat)
         await self.sync.notify(table, "seats")
         return seat, token
 
@@ -264,7 +287,11 @@ class Lobby:
             key = table.seat_of(token)
             s = table.seat(key)
             s.name, s.token_hash = None, None
+            s.away = table.status == "playing" and key != DEALER  # a bot plays on for him
+            stand_in(table)
             await self.storage.update_table(table.id, seats=table.seat_rows())
+        if table.status == "playing":
+            self.timers.seat_changed(table, key)
         await self.sync.notify(table, "seats")
         return table
 
@@ -280,6 +307,10 @@ class Lobby:
                 if not full:
                     raise ServerError(
                         "forbidden", "only the host starts before every seat is taken"
+                    )
+                if table.listed and not table.rematch_of:  # strangers may have sat down
+                    raise ServerError(
+                        "forbidden", "only the host starts a table listed in the lobby"
                     )
             if table.dealer and not table.dealer.token_hash:
                 raise ServerError("wrong_status", "a live casino table needs its dealer seated")

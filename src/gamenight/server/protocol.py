@@ -12,7 +12,6 @@ from gamenight.engine import GamenightError
 MAX_FRAME = 16 * 1024  # bytes of one client frame
 MAX_NAME = 24
 MAX_CHAT = 200  # characters of one chat message
-MARKUP = set("<>&\"'`")
 
 # error code -> HTTP status
 STATUS: dict[str, int] = {
@@ -108,6 +107,17 @@ class CreateTable(Strict):
     seats: list[SeatSpec] = Field(min_length=1, max_length=8)
     turn_seconds: float | None = Field(default=None, ge=3, le=3600, allow_inf_nan=False)
     bot_pace: Literal["human", "instant"] = "human"
+    listed: bool = False  # shown in the lobby; unlisted tables fill through the join link
+
+
+class SeatChoice(Strict):
+    """The seat a host frees or gives to a bot."""
+
+    seat: int | Literal["dealer"]
+
+
+class Listing(Strict):
+    listed: bool
 
 
 class SetTimer(Strict):
@@ -140,19 +150,26 @@ def stacked_marks(text: str) -> bool:
 
 
 def clean_name(name: str) -> str:
-    """A display name safe to show anywhere: printable, no markup, 1 to 24 characters."""
+    """A display name: any printable text of 1 to 24 characters ("O'Brien", "Tom & Jerry"):
+    pages show it as text, so markup means nothing; control and direction characters, which
+    would garble the lines around it, are refused."""
     name = unicodedata.normalize("NFC", name).strip()  # "é" is one character, however typed
-    if not 1 <= len(name) <= MAX_NAME:
-        raise ServerError("bad_name", f"a display name has 1 to {MAX_NAME} characters")
+    if not name:
+        raise ServerError("bad_name", "type a display name: the other players see it")
+    if len(name) > MAX_NAME:
+        raise ServerError(
+            "bad_name", f"a display name has at most {MAX_NAME} characters (this one {len(name)})"
+        )
     if stacked_marks(name):
         raise ServerError(
             "bad_name", f"a display name stacks at most {MAX_MARKS} accents on one character"
         )
     for ch in name:
         if unicodedata.category(ch)[0] in ("C", "Z") and ch != " ":
-            raise ServerError("bad_name", f"a display name may not hold control character {ch!r}")
-        if ch in MARKUP:
-            raise ServerError("bad_name", f"a display name may not hold markup ({ch!r})")
+            raise ServerError(
+                "bad_name",
+                f"a display name may not hold a control or direction character (U+{ord(ch):04X})",
+            )
     return name
 
 

@@ -32,6 +32,7 @@ def row(table: Table) -> dict[str, Any]:
         "bot_pace": table.bot_pace,
         "rematch_of": table.rematch_of,
         "rematch": table.rematch,
+        "listed": table.listed,
     }
 
 
@@ -53,6 +54,7 @@ def from_row(row: dict[str, Any], moves: list[tuple[int | None, Any]]) -> Table:
         state=state,
         rematch_of=row.get("rematch_of"),
         rematch=row.get("rematch"),
+        listed=bool(row.get("listed")),
     )
     table.last_active = table.moved_at = row.get("updated_at") or time.time()
     table.last_call_move = last_call(state)

@@ -20,8 +20,17 @@ import gamenight
 from gamenight.engine.game import game_class, is_realtime
 
 from .connection import Connection
+from .errors import missing_page
 from .metrics import ServerMetrics
-from .protocol import CreateTable, JoinTable, PlayAction, ServerError, SetTimer
+from .protocol import (
+    CreateTable,
+    JoinTable,
+    Listing,
+    PlayAction,
+    SeatChoice,
+    ServerError,
+    SetTimer,
+)
 from .replay import add_replay_route
 from .settings import Settings
 from .tables import TableService
@@ -173,7 +182,9 @@ def add_routes(
     async def join(table_id: str, body: JoinTable) -> dict[str, Any]:
         """Take a seat with a display name; the answer holds the seat's token (keep it)."""
         seat, token = await service.join(table_id, body.name, body.seat)
-        return {"table_id": table_id, "seat": seat, "token": token}
+        # the name as seated: "Ann 2" when the table has an Ann already
+        name = service.get(table_id).seat(seat).name
+        return {"table_id": table_id, "seat": seat, "token": token, "name": name}
 
     @app.post("/api/tables/{table_id}/leave")
     async def leave(table_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
@@ -189,6 +200,39 @@ def add_routes(
     ) -> dict[str, Any]:
         """Set (or take off) the turn timer of a waiting or playing table."""
         table = await service.set_timer(table_id, bearer(authorization), body.turn_seconds)
+        return table.summary()
+
+    @app.post("/api/tables/{table_id}/kick")
+    async def kick(
+        table_id: str, body: SeatChoice, authorization: str | None = Header(None)
+    ) -> dict[str, Any]:
+        """The host frees a seat; while the game runs a bot plays it until someone sits."""
+        return (await service.kick(table_id, bearer(authorization), body.seat)).summary()
+
+    @app.post("/api/tables/{table_id}/bot")
+    async def seat_bot(
+        table_id: str, body: SeatChoice, authorization: str | None = Header(None)
+    ) -> dict[str, Any]:
+        """The host gives a human seat to a bot for the rest of the game."""
+        return (await service.seat_bot(table_id, bearer(authorization), body.seat)).summary()
+
+    @app.post("/api/tables/{table_id}/cancel")
+    async def cancel(table_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
+        """The host ends a waiting or playing table for good."""
+        return (await service.cancel(table_id, bearer(authorization))).summary()
+
+    @app.post("/api/tables/{table_id}/listing")
+    async def listing(
+        table_id: str, body: Listing, authorization: str | None = Header(None)
+    ) -> dict[str, Any]:
+        """The host shows the table in the lobby, or takes it out."""
+        return (await service.set_listed(table_id, bearer(authorization), body.listed)).summary()
+
+    @app.post("/api/tables/{table_id}/back")
+    async def back(table_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
+        """An away player takes his seat back from the bot standing in."""
+        table = await service.find(table_id)
+        await service.back(table, await service.seat_for(table, bearer(authorization)))
         return table.summary()
 
     @app.post("/api/tables/{table_id}/rematch")
@@ -243,13 +287,23 @@ def add_routes(
     async def lobby_page() -> Any:
         return page("index.html")
 
+    async def table_or_missing(table_id: str, name: str) -> Any:
+        """A table's page, or the not-found page with a 404 for a table nobody made."""
+        try:
+            await service.find(table_id)
+        except ServerError as e:
+            if e.code != "table_not_found":
+                raise
+            return missing_page()
+        return page(name)
+
     @app.get("/t/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> Any:
-        return page("table.html")
+        return await table_or_missing(table_id, "table.html")
 
     @app.get("/t/{table_id}/display", include_in_schema=False)
     async def display_page(table_id: str) -> Any:
-        return page("display.html")
+        return await table_or_missing(table_id, "display.html")
 
     if WEB.is_dir():
         app.mount("/static", StaticFiles(directory=WEB), name="static")

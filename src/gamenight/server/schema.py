@@ -9,6 +9,7 @@ from __future__ import annotations
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     Column,
     Float,
     ForeignKey,
@@ -36,6 +37,7 @@ tables = Table(
     Column("bot_pace", String(16), nullable=False),
     Column("rematch_of", String(32), nullable=True),
     Column("rematch", String(32), nullable=True),
+    Column("listed", Boolean, nullable=False, default=False),  # in the lobby: the host's choice
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
 )

@@ -151,6 +151,8 @@ def add_socket(
             # Read storage after subscribing: a change another process made while we subscribed
             # is either in what we read or in a notice still to come, never lost in between.
             await service.catch_up(table, row=True)
+            if hello.role == "player":  # an away player connecting is back: the bot stands up
+                await service.back(table, seat)
             await conn.send(
                 {"type": "welcome", "table": table.summary(), "seat": seat, "role": hello.role}
             )

@@ -170,11 +170,17 @@ class Storage:
         return dict(row._mapping) if row else None
 
     async def load_tables(
-        self, active: bool = True, status: str | None = None, limit: int | None = None
+        self,
+        active: bool = True,
+        status: str | None = None,
+        limit: int | None = None,
+        listed: bool = False,
     ) -> list[dict[str, Any]]:
         """Tables to bring back at start-up: waiting or playing (``active``), or all, oldest
-        first; or the newest ``limit`` of one ``status`` (the lobby)."""
+        first; or the newest ``limit`` of one ``status`` (the lobby: ``listed`` ones only)."""
         query = select(tables)
+        if listed:
+            query = query.where(tables.c.listed.is_(True))
         if status is not None:
             query = query.where(tables.c.status == status).order_by(tables.c.created_at.desc())
         else:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import chat
-from .clock import Timers
+from .clock import Timers, stand_in
 from .fanout import FanOut, Notice
 from .lease import Lease
 from .rebuild import last_call, resume_dice, seats_from
@@ -211,6 +211,8 @@ class Sync:
                 table.host_hash = fresh["host_hash"]
                 table.rematch = fresh.get("rematch")
                 table.turn_seconds = fresh.get("turn_seconds")
+                table.listed = bool(fresh.get("listed"))
+                stand_in(table)
 
     def _on_gap(self) -> None:
         task = asyncio.ensure_future(self.resync())

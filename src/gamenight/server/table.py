@@ -50,6 +50,7 @@ class Seat:
     strategy: str | None = None
     name: str | None = None
     token_hash: str | None = None
+    away: bool = False  # a human seat a stand-in bot plays until its player is back
 
     def row(self) -> dict[str, Any]:
         return {
@@ -59,6 +60,7 @@ class Seat:
             "strategy": self.strategy,
             "name": self.name,
             "token_hash": self.token_hash,
+            "away": self.away,
         }
 
     def summary(self, key: SeatKey, connected: bool) -> dict[str, Any]:
@@ -71,6 +73,7 @@ class Seat:
             "strategy": self.strategy,
             "taken": self.kind == "bot" or self.token_hash is not None,
             "connected": connected,
+            "away": self.away,
         }
 
 
@@ -115,6 +118,7 @@ class Table:
     rematch_of: str | None = None
     rematch: str | None = None
     dealer: Seat | None = None
+    listed: bool = False  # shown in the lobby: only the host's choice (docs/serve.md)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     last_call_move: int = 0
     right_before: tuple[int, Any] | None = None  # (last call's move, the right call before it)
@@ -191,6 +195,7 @@ class Table:
             "rematch_of": self.rematch_of,
             "rematch": self.rematch,
             "spectators": self.spectators,
+            "listed": self.listed,
         }
 
     def all_seats(self) -> list[tuple[SeatKey, Seat]]:

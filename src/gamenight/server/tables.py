@@ -18,6 +18,7 @@ from typing import Any
 from . import frames
 from .clock import Timers
 from .fanout import FanOut, LocalFanOut
+from .hosts import Hosts
 from .lease import Lease, LocalLease
 from .lobby import LOBBY_SIZE, Lobby
 from .protocol import CreateTable
@@ -60,6 +61,8 @@ class TableService:
             idle_seconds,
             clock,
         )
+        self.hosts = Hosts(storage, self.lease, self.sync, self.timers, self.lobby)
+        self.timers.away = self.hosts.away  # a seat out of time: a stand-in bot plays it
 
     # --- settings the app and the tests read or change ---------------------------------------
     @property
@@ -146,6 +149,24 @@ class TableService:
     async def rematch(self, table_id: str, token: str | None) -> Table:
         return await self.lobby.rematch(table_id, token)
 
+    # --- the host's powers, away seats (hosts) -----------------------------------------------
+    async def kick(self, table_id: str, token: str | None, seat: SeatKey) -> Table:
+        return await self.hosts.kick(table_id, token, seat)
+
+    async def seat_bot(self, table_id: str, token: str | None, seat: SeatKey) -> Table:
+        return await self.hosts.seat_bot(table_id, token, seat)
+
+    async def cancel(self, table_id: str, token: str | None) -> Table:
+        return await self.hosts.cancel(table_id, token)
+
+    async def set_listed(self, table_id: str, token: str | None, listed: bool) -> Table:
+        return await self.hosts.set_listed(table_id, token, listed)
+
+    async def back(self, table: Table, seat: SeatKey | None) -> None:
+        """The player of an away seat is here again: the stand-in bot leaves his seat."""
+        if seat is not None and table.seat(seat).away:
+            await self.hosts.back(table, seat)
+
     async def seat_for(self, table: Table, token: str | None) -> SeatKey:
         """The token's seat, re-read once if another process may have just seated it."""
         return await self.lobby.seat_for(table, token)
@@ -155,6 +176,7 @@ class TableService:
         """A human's action, over HTTP or WebSocket."""
         table = await self.lobby.find(table_id)
         seat = await self.lobby.seat_for(table, token)
+        await self.back(table, seat)
         return await self.referee.play(table, seat, move, action)
 
     async def act_as(
@@ -164,6 +186,7 @@ class TableService:
         (worked out once per connection); anything unusual takes ``act``'s full path."""
         if self.tables.get(table.id) is not table or not table.holds(seat, digest):
             return await self.act(table.id, token, move, action)
+        await self.back(table, seat)
         return await self.referee.play(table, seat, move, action)
 
     # --- other processes (sync) -------------------------------------------------------------

@@ -37,6 +37,17 @@ export function mount(el, ...children) {
 /** Seat letter: 0 -> "A". */
 export const letter = (seat) => String.fromCharCode(65 + seat);
 
+/** Each player seat's name as a table shows it, by seat: a bot without a name is "Bot C". */
+export function seatNamesOf(seats) {
+  const list = [];
+  for (const s of seats || []) {
+    if (typeof s.seat !== "number") continue;
+    const base = s.name || (s.kind === "bot" ? `Bot ${letter(s.seat)}` : `Seat ${letter(s.seat)}`);
+    list[s.seat] = s.kind === "bot" && s.name && !/bot/i.test(s.name) ? `${base} (bot)` : base;
+  }
+  return list;
+}
+
 /** Okabe-Ito colours: told apart by people with any common colour-vision deficiency. */
 export const SEAT_COLORS = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#999999"];
 export const seatColor = (seat) => SEAT_COLORS[seat % SEAT_COLORS.length];

@@ -15,6 +15,31 @@ const BLURB = {
 };
 const SKIP = new Set(["players"]);
 
+// Each option in a player's words (the server's description, from the rulebook, shows under it).
+// A game added later shows its option names with spaces until it gets a line here.
+const LABELS = {
+  first_player: "Who goes first",
+  auto_claim_start: "Collect the $100 at Start without asking",
+  max_turns: "Stop after this many turns",
+  rounds: "Ordinary rounds before the All Shake",
+  scoring_faces: "Scoring faces on each shake die",
+  final_tie: "A tie for the top final score",
+  max_flips: "Stop a never-ending game after this many flips",
+  starting_chips: "Chips each player starts with",
+  ante: "Chips each player puts in the kitty",
+  bankroll: "Chips each seat buys in with",
+  table_min: "Smallest wager on one area",
+  table_max: "Largest wager on one area",
+  dice: "Dice on the table",
+  winners_stay_up: "Winning multi-roll wagers stay up",
+  max_rolls: "Rolls before the session ends",
+  live: "Live table: a dealer enters each roll",
+};
+const CHOICE_WORDS = { share: "share it", "roll-off": "roll off for it" };
+const label = (name) => LABELS[name] || name.replaceAll("_", " ");
+/** A server message with option names (table_min) said as the lobby says them. */
+const inWords = (text) => String(text).replace(/\b[a-z]+(?:_[a-z]+)+\b/g, (name) => `“${label(name)}”`);
+
 let games = [];
 let chosen = null;
 
@@ -46,21 +71,42 @@ function optionField(opt) {
   if (type.includes("bool")) {
     return h("div", { class: "field check" },
       h("input", { type: "checkbox", id, name: opt.name, "data-kind": "bool", checked: opt.default ? true : null, "aria-describedby": `${id}-help` }),
-      h("label", { for: id }, opt.name.replaceAll("_", " ")), h("span"), help);
+      h("label", { for: id }, label(opt.name)), h("span"), help);
+  }
+  if (opt.name === "first_player") { // seats are lettered: "seat B", never "1"
+    const n = Number($("players").value) || 2;
+    return h("div", { class: "field" }, h("label", { for: id }, label(opt.name)),
+      h("select", { id, name: opt.name, "data-kind": "seat", "aria-describedby": `${id}-help` },
+        h("option", { value: "" }, "throw the dice for it, as the rules say"),
+        ...Array.from({ length: n }, (_, s) => h("option", { value: String(s) }, `seat ${letter(s)}`))), help);
   }
   if (Array.isArray(choices) && choices.length) {
-    return h("div", { class: "field" }, h("label", { for: id }, opt.name.replaceAll("_", " ")),
-      h("select", { id, name: opt.name, "data-kind": "choice", "aria-describedby": `${id}-help` }, ...choices.map((c) => h("option", { value: String(c), selected: c === opt.default ? true : null }, String(c)))), help);
+    return h("div", { class: "field" }, h("label", { for: id }, label(opt.name)),
+      h("select", { id, name: opt.name, "data-kind": "choice", "aria-describedby": `${id}-help` }, ...choices.map((c) => h("option", { value: String(c), selected: c === opt.default ? true : null }, CHOICE_WORDS[c] || String(c)))), help);
   }
   if (type.includes("int") || type.includes("number") || type.includes("float")) {
     const isInt = type.includes("int");
-    return h("div", { class: "field" }, h("label", { for: id }, opt.name.replaceAll("_", " ")),
+    return h("div", { class: "field" }, h("label", { for: id }, label(opt.name)),
       h("input", { type: "number", id, name: opt.name, "data-kind": isInt ? "int" : "float", inputmode: "numeric", value: opt.default ?? "", placeholder: opt.default === null ? "none" : null,
         min: opt.minimum ?? null, max: opt.maximum ?? null, step: isInt ? 1 : "any", "aria-describedby": `${id}-help` }), help);
   }
-  if (type.includes("dict") || type.includes("object") || type.includes("list")) return null; // edited in files, not here
-  return h("div", { class: "field" }, h("label", { for: id }, opt.name.replaceAll("_", " ")),
+  if (isData(opt)) return null; // a board, a deck, a payout table: the API's (see dataNote)
+  return h("div", { class: "field" }, h("label", { for: id }, label(opt.name)),
     h("input", { id, name: opt.name, "data-kind": "text", value: opt.default ?? "", placeholder: opt.default === null ? "none" : null, "aria-describedby": `${id}-help` }), help);
+}
+
+/** An option holding data (a custom board, a deck of cards), not a setting one types. */
+function isData(opt) {
+  const type = String(opt.type || "").toLowerCase();
+  return ["dict", "object", "list", "board", "deck", "tickets", "horses"].some((w) => type.includes(w));
+}
+
+/** Where the data options went: named in words, with the way to set them. */
+function dataNote(g) {
+  const data = (g.options || []).filter(isData).map((o) => o.description || label(o.name));
+  if (!data.length) return null;
+  return h("p", { class: "muted data-note" }, `Advanced: ${data.join(", ")} can be replaced with your own through the API (`,
+    h("a", { href: "/docs" }, "/docs"), "); the table here uses the rulebook's.");
 }
 
 // Bots in a race game need a person's reaction time to be beatable; elsewhere they need not wait.
@@ -75,7 +121,7 @@ function drawGameForm() {
   const want = Number(players.value) || 3;
   players.value = String(Math.min(g.max_players, Math.max(g.min_players, want)));
   const opts = (g.options || []).filter((o) => !SKIP.has(o.name) && !o.name.endsWith("_file")).map(optionField).filter(Boolean);
-  mount($("options"), opts.length ? opts : h("p", { class: "muted" }, "This game has no options."));
+  mount($("options"), opts.length ? opts : h("p", { class: "muted" }, "This game has no options."), dataNote(g));
   drawSeats();
 }
 
@@ -115,13 +161,25 @@ function readOptions() {
     const kind = el.dataset.kind;
     if (kind === "bool") out[el.name] = el.checked;
     else if (el.value === "") continue;
-    else if (kind === "int") out[el.name] = Math.trunc(Number(el.value));
+    else if (kind === "int" || kind === "seat") out[el.name] = Math.trunc(Number(el.value));
     else if (kind === "float") out[el.name] = Number(el.value);
     else out[el.name] = el.value;
   }
   // leave out what the player did not change, so the server's defaults stay the defaults
   for (const o of chosen.options || []) if (o.name in out && out[o.name] === o.default) delete out[o.name];
   return out;
+}
+
+/** The "who goes first" choices follow the number of seats. */
+function redrawFirstPlayer() {
+  const old = document.getElementById("opt-first_player");
+  const opt = (chosen?.options || []).find((o) => o.name === "first_player");
+  if (!old || !opt) return;
+  const kept = old.value;
+  const fresh = optionField(opt);
+  old.closest(".field").replaceWith(fresh);
+  const sel = fresh.querySelector("select");
+  if ([...sel.options].some((o) => o.value === kept)) sel.value = kept;
 }
 
 function readSeats() {
@@ -140,25 +198,25 @@ function readSeats() {
 
 // The server's rules for a display name (protocol.clean_name), checked before the table is made:
 // a name refused only at the join would leave behind a table nobody sits at.
+// Any printable name is fine ("O'Brien", "Tom & Jerry"): pages show names as text.
 const MAX_NAME = 24;
-const MARKUP = /[<>&"'`]/u;
 const CONTROL = /[\p{C}\p{Z}]/u;
 const MAX_MARKS = 4; // combining marks on one character (protocol.MAX_MARKS)
 const STACKED = new RegExp(`[\\p{Mn}\\p{Me}]{${MAX_MARKS + 1},}`, "u");
 function nameProblem(name) {
   name = name.normalize("NFC");
-  if ([...name].length > MAX_NAME) return `a display name has 1 to ${MAX_NAME} characters`;
+  if (!name) return "type your name first: the other players see it";
+  if ([...name].length > MAX_NAME) return `a display name has at most ${MAX_NAME} characters`;
   if (STACKED.test(name)) return `a display name stacks at most ${MAX_MARKS} accents on one character`;
-  const bad = [...name].find((ch) => MARKUP.test(ch) || (ch !== " " && CONTROL.test(ch)));
-  if (!bad) return null;
-  return MARKUP.test(bad) ? `a display name may not hold markup (${bad})` : "a display name may not hold control characters";
+  const bad = [...name].find((ch) => ch !== " " && CONTROL.test(ch));
+  return bad ? "a display name may not hold control or direction characters" : null;
 }
 
 async function create(e) {
   e.preventDefault();
   const msg = $("create-msg");
   msg.textContent = "";
-  const name = $("name").value.trim() || "Host"; // a name can be given later; nobody is stopped here
+  const name = $("name").value.trim();
   const n = Number($("players").value);
   if (!Number.isInteger(n) || n < chosen.min_players || n > chosen.max_players) {
     msg.textContent = `The table was not created: ${chosen.title || chosen.id} is for ${chosen.min_players} to ${chosen.max_players} players.`;
@@ -168,7 +226,7 @@ async function create(e) {
   const problem = nameProblem(name);
   if (problem) { msg.textContent = `The table was not created: ${problem}`; $("name").focus(); return; }
   const seatsWanted = readSeats();
-  const body = { game: chosen.id, options: readOptions(), seats: seatsWanted, bot_pace: $("bot-pace").value };
+  const body = { game: chosen.id, options: readOptions(), seats: seatsWanted, bot_pace: $("bot-pace").value, listed: $("listed").checked };
   if ($("turn-seconds").value) body.turn_seconds = Number($("turn-seconds").value);
   const btn = $("create-btn");
   btn.disabled = true;
@@ -179,7 +237,7 @@ async function create(e) {
     hostTokens.set(id, made.host_token);
     const joined = await api(`/api/tables/${encodeURIComponent(id)}/join`, { method: "POST", body: { name, seat: 0 } });
     rememberName(name);
-    seats.set(id, { seat: joined.seat, token: joined.token, name });
+    seats.set(id, { seat: joined.seat, token: joined.token, name: joined.name || name });
     // with bots in every other seat there is nobody to wait for
     if (seatsWanted.slice(1).every((s) => s.kind === "bot")) {
       await api(`/api/tables/${encodeURIComponent(id)}/start`, { method: "POST", token: made.host_token });
@@ -189,7 +247,7 @@ async function create(e) {
     // once the table is made (this browser is its host) its page is where to go on: a seat to
     // join, a dealer to invite (a live casino table cannot start without one), the Start button
     if (id) { location.href = `/t/${encodeURIComponent(id)}`; return; }
-    msg.textContent = `The table was not created: ${err.message}`;
+    msg.textContent = `The table was not created: ${inWords(err.message)}`;
     btn.disabled = false;
   }
 }
@@ -216,7 +274,7 @@ async function drawTables() {
 
 async function main() {
   $("name").value = playerName();
-  $("players").addEventListener("input", drawSeats);
+  $("players").addEventListener("input", () => { drawSeats(); redrawFirstPlayer(); });
   $("create").addEventListener("submit", create);
   try {
     games = await api("/api/games");

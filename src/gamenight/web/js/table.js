@@ -34,6 +34,7 @@ function onState(frame) {
     if (frame.status !== "waiting" && $("waiting").contains(document.activeElement)) app.focusMoves = true;
     $("waiting").hidden = frame.status !== "waiting";
     if (frame.status !== "waiting") $("join").hidden = true;
+    if (frame.status === "cancelled") updateSummary(app.summary); // says so, in place of the moves
     showChat();
   }
   // events cover [event_count - k, event_count): keep only lines this page has not shown yet

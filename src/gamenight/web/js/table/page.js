@@ -1,5 +1,5 @@
 // What every part of the table page shares: the table's id, the page's state, seat names, banner.
-import { mount, letter, withNames } from "../dom.js";
+import { mount, withNames, seatNamesOf } from "../dom.js";
 
 export const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 export const $ = (id) => document.getElementById(id);
@@ -28,13 +28,7 @@ export const page = {
 };
 
 export function names() {
-  const list = [];
-  for (const s of app.summary?.seats || []) {
-    if (typeof s.seat !== "number") continue;
-    const base = s.name || (s.kind === "bot" ? `Bot ${letter(s.seat)}` : `Seat ${letter(s.seat)}`);
-    list[s.seat] = s.kind === "bot" && s.name && !/bot/i.test(s.name) ? `${base} (bot)` : base;
-  }
-  return list;
+  return seatNamesOf(app.summary?.seats);
 }
 
 /** Every way a name shows in a line: as drawn here ("Kim (bot)") and as the server wrote it. */

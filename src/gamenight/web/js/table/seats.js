@@ -4,6 +4,7 @@ import { api, seats, hostTokens, playerName, rememberName } from "../net.js";
 import { tableId, $, app, page, names, banner, openSeats } from "./page.js";
 import { showChat } from "./chat.js";
 import { draw } from "./moves.js";
+import { seatControls, tableControls, awayNotice, announceAway, seatLinkBox, learnSeat } from "./host.js";
 
 function showJoin() {
   const panel = $("join");
@@ -27,7 +28,9 @@ function showJoin() {
     try {
       const res = await api(`/api/tables/${encodeURIComponent(tableId)}/join`, { method: "POST", body: { name: chosen, seat: seatValue } });
       rememberName(chosen);
-      seats.set(tableId, { seat: res.seat, token: res.token, name: chosen });
+      seats.set(tableId, { seat: res.seat, token: res.token, name: res.name || chosen });
+      // two players of one name are told apart: say the name the table gave
+      if (res.name && res.name !== chosen) banner(`Someone here is called ${chosen} already: you are ${res.name}.`, "info");
       panel.hidden = true;
       $("waiting-title")?.focus(); // the join form is gone: focus goes on to the waiting room
       page.connect();
@@ -53,13 +56,22 @@ function seatList(summary) {
     typeof s.seat === "number" ? seatTag(s.seat, names()) : h("span", { class: "seat-tag" }, h("span", { class: "seat-name" }, "Dealer")),
     s.kind === "bot" ? h("span", { class: "badge" }, `bot${s.level ? ` · ${s.level}` : ""}${s.strategy ? ` · ${s.strategy.replaceAll("_", " ")}` : ""}`) : null,
     s.kind !== "bot" && !s.taken ? h("span", { class: "muted" }, "open seat") : null,
-    s.kind !== "bot" && s.taken ? h("span", { class: `dot ${s.connected ? "on" : "off"}`, "aria-label": s.connected ? "connected" : "not connected" }, s.connected ? "online" : "away") : null,
-    s.seat === app.seat ? h("span", { class: "badge turn" }, "you") : null)));
+    s.kind !== "bot" && s.taken ? h("span", { class: `dot ${s.connected ? "on" : "off"}`, "aria-label": s.connected ? "connected" : "not connected" }, s.connected ? "online" : "offline") : null,
+    s.away ? h("span", { class: "badge away" }, "away · a bot plays") : null,
+    s.seat === app.seat ? h("span", { class: "badge turn" }, "you") : null,
+    seatControls(s))));
 }
 
 function showWaiting() {
   const panel = $("waiting");
   const sum = app.summary;
+  if (sum.status === "cancelled") {
+    mount(panel, h("h2", { id: "waiting-title", tabindex: "-1" }, "This table was cancelled"),
+      h("p", {}, "Its host ended it: nobody can play on here. ", h("a", { href: "/" }, "Back to the lobby")));
+    panel.hidden = false;
+    $("join").hidden = true;
+    return;
+  }
   if (sum.status !== "waiting") {
     if (panel.contains(document.activeElement)) app.focusMoves = true; // the moves take focus
     panel.hidden = true;
@@ -74,7 +86,8 @@ function showWaiting() {
   const me = seats.get(tableId);
   const host = hostTokens.get(tableId);
   const allIn = openSeats().length === 0;
-  const canStart = host || (me && allIn);
+  // at a listed table strangers may have sat down: only the host starts it (docs/serve.md)
+  const canStart = host || (me && allIn && (!sum.listed || sum.rematch_of));
   // one request at a time: the second click of a double click would ask to start a started table
   const start = h("button", { class: "primary big", id: "start", disabled: canStart && !app.starting ? null : true, onclick: async () => {
     if (app.starting) return;
@@ -107,9 +120,10 @@ function showWaiting() {
     h("div", { class: "linkrow" }, linkBox, copy),
     h("p", { class: "muted" }, onlyWatch ? "Anyone with this link can watch the game here." : "Send this link to your friends; each picks a seat and a name."),
     seatList(sum),
-    onlyWatch ? h("p", { class: "note strong" }, "Every seat is taken: you are watching. The game shows here as soon as a player starts it.")
+    onlyWatch ? h("p", { class: "note strong" }, "Every seat is taken: you are watching. The game shows here as soon as it starts.")
       : [h("div", { class: "linkrow" }, start, leave),
-        canStart ? null : h("p", { class: "muted" }, "The host starts the game, or anyone once every seat is taken.")]);
+        canStart ? null : h("p", { class: "muted" }, sum.listed ? "The host starts the game." : "The host starts the game, or anyone once every seat is taken.")],
+    seatLinkBox(), tableControls());
   panel.hidden = false;
   if (focused) $(focused)?.focus({ preventScroll: true });
 }
@@ -121,7 +135,9 @@ setInterval(async () => {
 }, 3000);
 
 export function updateSummary(summary) {
+  announceAway(summary);
   app.summary = summary;
+  learnSeat(app.seat);
   $("title").textContent = summary.title || summary.game;
   document.title = `${summary.title || summary.game} · gamenight`;
   showWaiting();
@@ -152,5 +168,10 @@ export function offerRematch(newId) {
 
 function drawSeats() {
   if (!app.summary) return;
-  mount($("seats"), h("h2", {}, "Seats"), seatList(app.summary));
+  const playing = app.summary.status === "playing";
+  mount($("seats"), h("h2", {}, "Seats"), seatList(app.summary), playing ? [seatLinkBox(), tableControls()] : null);
+  // the way back for a player whose seat a bot plays, above the board where he looks first
+  let note = $("away-note");
+  if (!note) { note = h("div", { id: "away-note" }); $("play").prepend(note); }
+  mount(note, awayNotice());
 }
