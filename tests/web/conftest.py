@@ -361,8 +361,9 @@ def settled(page: Any) -> None:
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
-# The page ignores a press at the spot of the last one within 350 ms (SECOND_CLICK_MS in
-# web/js/table.js: a double click's second half): a test presses its moves at a person's pace.
+# The page ignores a double click's second half (the browser counts it: detail 2) and a second
+# proposal for the same move counter (web/js/table/moves.js): a test presses its moves at a
+# person's pace all the same, so no press of a test is taken for the second of a double click.
 PERSON_S = 0.4
 _last_press: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()
 

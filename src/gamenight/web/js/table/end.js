@@ -12,12 +12,14 @@ export function onFinished(frame) {
   const n = names();
   const w = frame.winner;
   const over = app.summary?.game === "snake-eyes-casino" ? "The session is over" : "The game is over";
-  const title = w === null || w === undefined ? over : `${n[w] ?? letter(w)} wins!`;
+  // a shared win (Shake's tie for the top) names every winner
+  const shared = w === null || w === undefined ? app.frame?.view?.winners || [] : [w];
+  const title = shared.length ? `${shared.map((k) => n[k] ?? letter(k)).join(" and ")} win${shared.length > 1 ? "" : "s"}!` : over;
   const me = seats.get(tableId);
   const host = hostTokens.get(tableId);
   const panel = $("over");
   mount(panel, h("h2", { class: "winner-line" }, trophy(), " ", ...withNames(title, allNames())),
-    standings(frame, n),
+    standings(frame, n, shared),
     h("div", { class: "buttons" },
       me || host ? h("button", { class: "primary big", id: "rematch", onclick: rematch }, icon("rematch"), "Rematch") : null,
       h("button", { id: "replay-open", onclick: () => openReplay() }, icon("replay"), "Replay the game"),
@@ -29,7 +31,7 @@ export function onFinished(frame) {
 }
 
 /** Final standings, best first: place, seat, the game's own figure (points, cards, money) and the winner marked. */
-function standings(frame, n) {
+function standings(frame, n, shared) {
   const returns = frame.returns || [];
   if (!returns.length) return null;
   const last = app.frame?.view;
@@ -41,7 +43,7 @@ function standings(frame, n) {
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Place"), h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Result"))),
     h("tbody", {}, ...order.map(([r, s], i) => {
       if (i === 0 || r !== order[i - 1][0]) place = i + 1;
-      const won = frame.winner === s || (frame.winner == null && place === 1 && r > 0);
+      const won = shared.includes(s);
       return h("tr", { class: `${won ? "won" : ""}${s === app.seat ? " mine" : ""}`, "data-seat": s },
         h("td", { class: "place" }, ordinal(place)), h("th", { scope: "row" }, seatTag(s, n), won ? h("span", { class: "badge good" }, "winner") : null),
         h("td", { class: "num", "data-testid": `standing-${s}` }, figure(s)));
