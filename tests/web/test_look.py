@@ -4,6 +4,7 @@ watchable pace, the phone layouts, the rules panel, and the screenshots of every
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -135,7 +136,8 @@ def test_a_game_played_by_clicks_ends_on_a_screen_with_standings(
             f"{p['chips']} chips" for p in view["players"]
         ]
     else:
-        assert all(f.endswith(" chips") for f in figures), figures
+        chips = r"\d+ chips \((\+\d+|-\d+|0)\)"  # what each holds, and what he won or lost
+        assert all(re.fullmatch(chips, f) for f in figures), figures
     # the winner, if any, is first and marked
     winner = server.call("GET", f"/api/tables/{tid}/record")
     if view.get("winner") is not None:

@@ -37,10 +37,12 @@ function pays(view, area) {
 export default {
   title: "Snake Eyes casino",
 
-  // the end screen's figure for each seat: the chips in hand, with any wager handed back
-  standing(view, seat) {
+  // the end screen's figure for each seat: the chips in hand, with any wager handed back, and
+  // what the session won or lost him (his result)
+  standing(view, seat, result) {
     const back = view.phase === "closed" ? view.layout.reduce((n, w) => n + (w.seat === seat ? w.amount : 0), 0) : 0;
-    return `${view.bankrolls[seat] + back} chips`;
+    const net = typeof result === "number" ? ` (${result > 0 ? "+" : ""}${result})` : "";
+    return `${view.bankrolls[seat] + back} chips${net}`;
   },
 
   turn(view, names, me = null) {

@@ -36,7 +36,7 @@ function standings(frame, n, shared) {
   if (!returns.length) return null;
   const last = app.frame?.view;
   // where the returns are only shares of the win (+1, -0.5), the game's own figure says more
-  const figure = (s) => (last && app.renderer?.standing ? app.renderer.standing(last, s) : null) ?? `${returns[s] > 0 ? "+" : ""}${returns[s]}`;
+  const figure = (s) => (last && app.renderer?.standing ? app.renderer.standing(last, s, returns[s]) : null) ?? `${returns[s] > 0 ? "+" : ""}${returns[s]}`;
   const order = returns.map((r, s) => [r, s]).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
   let place = 0;
   return h("table", { class: "standings", "aria-label": "final standings" },

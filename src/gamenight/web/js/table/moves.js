@@ -140,7 +140,9 @@ export function draw() {
   const keep = focusKey($("board"));
   mount($("board"), app.renderer.render(ctx));
   refocus($("board"), keep);
-  if (play($("board")).includes("roll")) blip("dice");
+  const motions = play($("board"));
+  if (motions.includes("roll")) blip("dice");
+  else if (motions.includes("slide")) blip("chips");
   const log = $("log");
   log.scrollTop = log.scrollHeight;
   drawTurn(frame);

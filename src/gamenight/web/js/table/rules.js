@@ -42,7 +42,7 @@ export async function showRules() {
   if (!these || !panel) return;
   const opts = tableOptions(game, app.summary.options);
   const open = panel.open;
-  mount(panel, h("summary", {}, icon("book"), " How to play"),
+  mount(panel, h("summary", { "aria-label": "How to play" }, icon("book"), h("span", { class: "rules-word" }, "How to play")),
     h("p", { class: "rules-goal" }, h("strong", {}, "Goal: "), these.goal),
     h("ol", { class: "rules-steps" }, ...these.steps.map((step) => h("li", {}, step))),
     opts.length ? [h("h3", {}, "At this table"), h("ul", { class: "rules-options" }, ...opts.map((o) => h("li", {}, o)))] : null,
@@ -57,7 +57,9 @@ const FIRST_KEY = (game) => `gamenight:first-move:${game}`;
 export function firstHint(mine) {
   const game = app.summary?.game;
   if (!mine || !game || localStorage.getItem(FIRST_KEY(game))) return null;
-  return h("p", { class: "first-hint", role: "note" }, "First time at this game? Press the highlighted move (or key 1). “How to play” above explains the rules.");
+  return h("p", { class: "first-hint", role: "note" },
+    h("span", { class: "long" }, "First time at this game? Press the highlighted move (or key 1). “How to play”, by the turn line, explains the rules."),
+    h("span", { class: "short" }, "New here? Press the framed move. Rules: top right."));
 }
 
 /** The player made a move: no more first-time hint for this game in this browser. */
