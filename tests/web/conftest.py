@@ -339,8 +339,10 @@ def watch_errors(page: Any) -> list[str]:
 
 
 def shot(page: Any, name: str) -> None:
-    """Save a screenshot for the README (docs/screenshots/NAME.png)."""
+    """Save a screenshot for the README (docs/screenshots/NAME.png), once the dice have landed
+    and the cards have turned (no animation left running)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
+    page.wait_for_function("document.getAnimations().length === 0")
     size = page.viewport_size
     tall = page.evaluate("document.documentElement.scrollHeight")
     if size and tall > size["height"]:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import LONG_S, Server, patient, press, settled, shot, watch_errors
+from .conftest import LONG_S, Server, patient, press, settled, shot, until, watch_errors
 from .test_tables import BOT, HUMAN, finished_bot_game, sit, start_with
 
 # Every game, with options that keep a game by clicks short, and a name for its screenshots.
@@ -24,6 +24,9 @@ GAMES: dict[str, dict[str, Any]] = {
     "snake-eyes-casino": {"max_rolls": 4},
 }
 PHONE = {"width": 360, "height": 740}
+TURN_LINE = "document.getElementById('turn').dataset.line"
+# The moves that put a table in play for its pictures (never a purchase or an IOU).
+PLAY_ON = ".act-throw, .act-roll, .act-dice, .act-flip, .act-take, .act-accept"
 
 # Counts every animation the page starts (Web Animations API), and notes CSS ones as they run.
 COUNT_MOTION = """(() => {
@@ -368,6 +371,13 @@ def test_every_table_fits_a_phone_and_breaks_no_word_and_is_pictured(
         page.wait_for_selector("#board .game")
         if game == "snake-eyes-casino" and page.locator(".area:enabled").count():
             press(page, page.locator("[data-area=hard6]"))
+        # the table in play (dice thrown, a card turned, a die rolled), as both pages show it
+        first = page.locator(f"#controls button.act:is({PLAY_ON})").first
+        if page is desk and first.count():
+            press(page, first)
+        both = (desk, page)
+        until(lambda b=both: [p.evaluate(TURN_LINE) for p in b], lambda v: v[0] == v[1])
+        page.wait_for_function("document.getAnimations().length === 0")
         settled(page)
         assert page.evaluate("document.documentElement.scrollWidth") <= page.evaluate("innerWidth")
         assert page.evaluate(BROKEN_WORDS, NAMES) == []

@@ -128,7 +128,7 @@ export default {
         ...returned.map((w, i) => [i ? ", " : "", bdi(names[w.seat]), ` ${w.amount} on ${/^\d/.test(AREAS[w.area]?.[0]) ? "the " : ""}${AREAS[w.area]?.[0] || w.area}`]), "."]
       : "The session is over. No wager was left standing.") : null;
     return h("div", { class: "game casino" }, top, over, chipRack, layout, purses,
-      pending.length ? h("p", { class: "note strong" }, "To be paid: ", pending.map(([who, n], i) => [i ? ", " : "", bdi(who), ` ${n}`])) : null,
+      pending.length ? h("p", { class: "note strong" }, "To be paid: ", pending.map(([who, n], i) => [i ? ", " : "", bdi(names[who.charCodeAt(0) - 65] ?? who), ` ${n}`])) : null,
       ctx.dealer ? dealerPanel(ctx) : null);
   },
 };
