@@ -17,7 +17,7 @@ export default {
   // the end screen's figure for each seat: the cards turned down and the chips held
   standing(view, seat) {
     const p = view.players[seat];
-    return `${CARDS.length - p.face_up.length} of ${CARDS.length} cards down · ${p.chips} chips`;
+    return `${CARDS.length - p.face_up.length}/${CARDS.length} down · ${p.chips} chips`;
   },
 
   // `me`: the seat this page plays; its own move is told as what to do, not in the third person
