@@ -41,7 +41,8 @@ def test_dice_are_offered_clockwise_from_the_dealers_left() -> None:
     assert s.actors() == [1]
     s.apply({"type": "accept", "dice": [2, 4]}, 1)
     assert s.shooter == 1 and s.phase == "betting"
-    assert "chooses dice 2 and 4 as the active pair" in s.events()[-1]
+    assert "takes the dice and throws dice 3 and 5 of the 5" in s.events()[-1]
+    assert s.view()["active_pair"] == [2, 4]
 
 
 def test_only_a_player_with_a_wager_may_shoot() -> None:
@@ -289,7 +290,8 @@ def test_drawn_dice_settle_at_once_and_only_a_live_dealer_amends() -> None:
     ]
     s.apply({"type": "dice", "faces": [5, 6]})
     assert s.ledger["seat0"] == 1000 + 10 and s.results == [11] and s.entered is None
-    assert s.events()[-1] == "A rolls 11; A wins 10 on field (1:1)"
+    assert s.events()[-1] == "A rolls 11; A wins 10 on the Field (1:1)"
+    assert s.view()["last_dice"] == [5, 6]
     s.apply({"type": "wager", "area": "field", "amount": 10}, 0)
     s.apply({"type": "roll"}, 0)
     for action in ({"type": "amend", "faces": [1, 1]}, {"type": "settle"}):
@@ -400,7 +402,7 @@ def test_the_dealer_can_make_the_shooter_give_up_the_dice() -> None:
     assert snapshot(s) == before
     s.apply({"type": "force_give_up", "reason": "unreasonable delay"})
     assert s.shooter is None and s.actors() == [2]
-    assert "(rule 5.7(b)): unreasonable delay" in s.events()[-2]
+    assert "the dealer takes the dice from A: unreasonable delay" in s.events()[-2]
     with pytest.raises(IllegalAction, match="5.7"):
         s.apply({"type": "force_give_up", "reason": "again"})
 
@@ -455,7 +457,7 @@ def test_an_amended_result_undoes_a_take_down_of_a_wager_the_true_dice_decided()
     s.apply({"type": "reduce", "area": "num6", "amount": 5}, 0)
     s.apply({"type": "amend", "faces": [3, 4]})
     assert s.wagers_of(0) == {"hard8": 10, "num6": 10, "num5": 10}
-    assert "rules 4.8, 6.9" in " ".join(s.events()[-3:])
+    assert "wager on Hard 8: the 10 taken down go back on it" in " ".join(s.events()[-3:])
     s.apply({"type": "settle"})
     assert s.ledger["seat0"] == 1000 - 30 and not s.has_wagers()
     assert chips(s) == 3000  # nothing made or lost on the way

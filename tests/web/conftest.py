@@ -339,8 +339,10 @@ def watch_errors(page: Any) -> list[str]:
 
 
 def shot(page: Any, name: str) -> None:
-    """Save a screenshot for the README (docs/screenshots/NAME.png)."""
+    """Save a screenshot for the README (docs/screenshots/NAME.png), once the dice have landed
+    and the cards have turned (no animation left running)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
+    page.wait_for_function("document.getAnimations().length === 0")
     size = page.viewport_size
     tall = page.evaluate("document.documentElement.scrollHeight")
     if size and tall > size["height"]:
@@ -361,8 +363,9 @@ def settled(page: Any) -> None:
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
-# The page ignores a press at the spot of the last one within 350 ms (SECOND_CLICK_MS in
-# web/js/table.js: a double click's second half): a test presses its moves at a person's pace.
+# The page ignores a double click's second half (the browser counts it: detail 2) and a second
+# proposal for the same move counter (web/js/table/moves.js): a test presses its moves at a
+# person's pace all the same, so no press of a test is taken for the second of a double click.
 PERSON_S = 0.4
 _last_press: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()
 

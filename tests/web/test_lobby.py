@@ -30,7 +30,7 @@ def test_newcomer_creates_shake_with_two_bots_and_finishes(server: Server, conte
         page.wait_for_selector("#over:not([hidden]), #controls button.act:enabled")
         button = page.locator("#controls button.act").first
         if button.count():
-            # at a person's pace (a click at the same spot within 350 ms is a double click's
+            # at a person's pace (a second click soon after the first is a double click's
             # second half, which the page ignores rather than make an unseen move), waiting for
             # the answer; None: the table moved on first, look again
             press(page, button)

@@ -238,10 +238,10 @@ def test_the_end_screen_gives_each_player_the_games_own_score(server: Server, co
         players = server.call("GET", f"/api/tables/{tid}/view")["view"]["players"]
         page.goto(f"{server.base}/t/{tid}")
         page.wait_for_selector("#over:not([hidden])")
-        shown = page.locator("#over .returns li").all_inner_texts()
-        assert len(shown) == 2, shown
-        for seat, line in enumerate(shown):
-            assert line.endswith(figure(players[seat]).replace(" 1 cards", " 1 card")), (game, line)
+        assert page.locator("#over .standings tbody tr").count() == 2
+        for seat, player in enumerate(players):
+            line = page.get_by_test_id(f"standing-{seat}").inner_text()
+            assert line == figure(player).replace(" 1 cards", " 1 card"), (game, line)
     assert not errors, errors
 
 

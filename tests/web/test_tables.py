@@ -291,7 +291,7 @@ def test_casino_wager_by_click_settled_by_the_dealer(server: Server, new_context
     dee.get_by_role("button", name="Settle").click()
     # Field pays 1 to 1 on a 4: the 25 comes back with 25 more
     sam.wait_for_function("document.querySelector('[data-testid=bankroll-0]').innerText === '1025'")
-    assert "wins 25 on field" in sam.locator("#log").inner_text()
+    assert "wins 25 on the Field" in sam.locator("#log").inner_text()
     shot(sam, "casino")
     # the results display, a page of its own for a screen at the table
     display = new_context().new_page()

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from gamenight.engine import State
 from gamenight.engine.ledger import Ledger
 
-from .casino_wagers import LOSE, MULTI_ROLL, STAY, WAGER_IDS
+from .casino_wagers import LOSE, MULTI_ROLL, SPOKEN, STAY, WAGER_IDS
 
 if TYPE_CHECKING:
     from .snake_eyes_casino import SnakeEyesCasino
@@ -67,7 +67,9 @@ class CasinoDealer(State):
         self.voids = 0
         self.handle = dict.fromkeys(WAGER_IDS, 0)  # chips decided per wager
         self.house_net = dict.fromkeys(WAGER_IDS, 0)  # house result per wager
-        self.log("the dice are offered to {} (rule 5.3)", self.names[0])
+        self.last_dice: list[int] | None = None  # the faces of the last settled roll
+        self.active_pair = (0, 1)  # the two of the table's dice the shooter throws
+        self.log("the dice are offered to {} first", self.names[0])
 
     def _enter(self, faces: list[int]) -> None:
         """A result in: a live table shows it until the dealer settles; a drawn one settles."""
@@ -92,10 +94,9 @@ class CasinoDealer(State):
             held = self.bets[seat]
             held[area] = held.get(area, 0) + amount
             self.log(
-                "the corrected dice decide {}'s {} wager: the {} taken down go back on it"
-                " (rules 4.8, 6.9)",
+                "the corrected dice decide {}'s wager on {}: the {} taken down go back on it",
                 self.names[seat],
-                area,
+                SPOKEN[area],
                 amount,
             )
         self.pulled = kept
@@ -112,6 +113,7 @@ class CasinoDealer(State):
 
         The roll and what it decided for every seat go into the log as one event."""
         self.entered = None
+        self.last_dice = [a, b]
         total = a + b
         self.rolls += 1
         if self.ready:
@@ -158,12 +160,12 @@ class CasinoDealer(State):
                     house[area] += amount
                     gone.append(area)
                     fmt.append(_LOSES)
-                    args += (name, amount, area)
+                    args += (name, amount, SPOKEN[area])
                     continue
                 won += amount * n
                 house[area] -= amount * n
                 fmt.append(_WINS)
-                args += (name, amount * n, area, n)
+                args += (name, amount * n, SPOKEN[area], n)
                 if not stay_up or area not in MULTI_ROLL:
                     back += amount
                     gone.append(area)
@@ -192,7 +194,7 @@ class CasinoDealer(State):
             return
         if total == 7:
             shooter = self.shooter or 0
-            self.log("7 Out: {} must give up the dice (rule 5.7(a))", self.names[shooter])
+            self.log("7 Out: {} loses the dice", self.names[shooter])
             self._pass_dice(shooter)
         else:
             self.phase = "betting"
@@ -229,7 +231,7 @@ class CasinoDealer(State):
         elif any(bets):
             self.phase, self.dealer_rolls, self.shooter = "rolling", True, None
             self.undecided = {(s, w) for s, held in enumerate(bets) for w in held}
-            self.log("nobody takes the dice: the dealer rolls (rule 5.9(d))")
+            self.log("nobody takes the dice: the dealer rolls until every wager is decided")
         else:
             self.phase = "closed"
             self.log("nobody takes the dice and the layout is empty: the table closes")

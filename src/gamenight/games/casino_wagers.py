@@ -118,6 +118,11 @@ WAGERS: dict[str, Wager] = {
 }
 
 WAGER_IDS: tuple[str, ...] = tuple(WAGERS)
+# each area as the log says it to players: "on the 6", "on Hard 8", "on the Field"
+SPOKEN: dict[str, str] = {
+    w.id: f"the {w.name}" if w.name[0].isdigit() or w.id in ("field", "hardway_combo") else w.name
+    for w in WAGERS.values()
+}
 MULTI_ROLL: frozenset[str] = frozenset(w for w, x in WAGERS.items() if not x.single_roll)
 
 

@@ -26,6 +26,7 @@ from .casino_options import MAX_CHIPS, CasinoOptions
 from .casino_wagers import (
     LOSE,
     SETTLEMENT,
+    SPOKEN,
     STAY,
     WAGER_IDS,
     WAGERS,
@@ -316,7 +317,7 @@ class CasinoState(CasinoDealer):
                 shooter = self.shooter
                 assert shooter is not None
                 self.log(
-                    "the dealer takes the dice from {} (rule 5.7(b)): {}",
+                    "the dealer takes the dice from {}: {}",
                     self.names[shooter],
                     action["reason"],
                 )
@@ -328,7 +329,11 @@ class CasinoState(CasinoDealer):
                 self.pulled = []
                 self._settle(*self.entered)
             elif kind == "amend":
-                self.log("result amended from {} to {} (rule 6.8)", self.entered, action["faces"])
+                self.log(
+                    "the dealer corrects the result from {} to {}",
+                    " + ".join(map(str, self.entered or ())),
+                    " + ".join(map(str, action["faces"])),
+                )
                 self.entered = list(action["faces"])
                 self._restore_pulled()
             else:
@@ -341,7 +346,7 @@ class CasinoState(CasinoDealer):
             self.ledger.transfer(self.purse[seat], "layout", amount)
             held[area] = held.get(area, 0) + amount
             # self.log, inline: most moves of a session are wagers
-            self._events.append(("{} wagers {} on {}", name, amount, area))
+            self._events.append(("{} wagers {} on {}", name, amount, SPOKEN[area]))
         elif kind == "roll":
             self.phase = "rolling"  # the roll's event names the shooter once the dice are in
         elif kind == "reduce" or kind == "remove":
@@ -354,7 +359,7 @@ class CasinoState(CasinoDealer):
                 self.undecided.discard((seat, area))
             else:
                 held[area] -= amount
-            self.log("{} takes {} down from {}", name, amount, area)
+            self.log("{} takes {} down from {}", name, amount, SPOKEN[area])
             if self.phase == "entered":
                 self.pulled.append((seat, area, amount))
             offered = self.phase == "offer" and seat == self.offer_queue[0]
@@ -363,11 +368,13 @@ class CasinoState(CasinoDealer):
         elif kind == "accept":
             self.shooter, self.phase, self.ready = seat, "betting", set()
             first, second = action.get("dice", (0, 1))
+            self.active_pair = (first, second)
             self.log(
-                "{} takes the dice and chooses dice {} and {} as the active pair",
+                "{} takes the dice and throws dice {} and {} of the {}",
                 name,
-                first,
-                second,
+                first + 1,
+                second + 1,
+                self.game.options.dice,
             )
         elif kind == "decline":
             self.log("{} declines the dice", name)
@@ -376,7 +383,7 @@ class CasinoState(CasinoDealer):
         elif kind == "done":
             self.ready.add(seat)
         else:  # give_up
-            self.log("{} gives up the dice (rule 5.7)", name)
+            self.log("{} gives up the dice", name)
             self._pass_dice(seat)
 
     # --- views -------------------------------------------------------------------------------
@@ -412,6 +419,9 @@ class CasinoState(CasinoDealer):
             "pending_wins": pending,
             "results": list(self.results),
             "rolls": self.rolls,
+            "last_dice": list(self.last_dice) if self.last_dice else None,
+            "dice": self.game.options.dice,
+            "active_pair": list(self.active_pair),
         }
 
     def winner(self) -> int | None:

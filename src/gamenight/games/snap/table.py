@@ -101,7 +101,9 @@ class TableState(State):
         self.pack[self.deal_to].append(card)
         self.deal_to = (self.deal_to + 1) % self.players
         if not self.dealing():
-            self.log("the deal is done: packs of {}", [len(p) for p in self.pack])
+            sizes = sorted({len(p) for p in self.pack}, reverse=True)
+            each = " or ".join(map(str, sizes))  # with 3 players some hold one card more
+            self.log("the deal is done: {} cards each", each)
 
     def _sample_from(self, pool: Counter[str], kind: str, rng: Uniforms) -> dict[str, Any]:
         # card number i of the pool laid out in name order, without laying it out

@@ -8,6 +8,8 @@ function fill(el, attrs, children) {
     if (v === null || v === undefined || v === false) continue;
     if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
     else if (k === "text") el.textContent = String(v);
+    // through the CSSOM, which a Content-Security-Policy without 'unsafe-inline' still allows
+    else if (k === "style") el.style.cssText = String(v);
     else if (k === "dataset") Object.assign(el.dataset, v);
     else el.setAttribute(k, v === true ? "" : String(v));
   }

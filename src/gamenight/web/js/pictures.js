@@ -118,3 +118,25 @@ export function snapCard(name, { size = 64, back = false } = {}) {
     s("g", { transform: "translate(0 2)" }, ...art),
     s("text", { x: 20, y: 51, "text-anchor": "middle", "font-size": 7, "font-weight": 700, fill: "#222" }, name));
 }
+
+// Icons drawn as inline SVG in the text's colour: font glyphs such as ⏮ ⏭ ⏱ are empty boxes
+// where the system has no font for them (Debian's Chromium among others).
+const ICONS = {
+  first: "M5 4v12M15 4l-8 6 8 6z",
+  prev: "M14 4l-8 6 8 6z",
+  next: "M6 4l8 6-8 6z",
+  last: "M15 4v12M5 4l8 6-8 6z",
+  sound: "M3 8h3l4-4v12l-4-4H3zM13 7q2 3 0 6M15.5 5q4 5 0 10",
+  bell: "M10 3q-5 0-5 6v3l-2 3h14l-2-3V9q0-6-5-6zM8 16q2 3 4 0",
+  book: "M3 4q4-1 7 1q3-2 7-1v12q-4-1-7 1q-3-2-7-1zM10 5v12",
+  timer: "M10 6a6 6 0 1 0 0.01 0M10 9v3l2 1M8 2h4",
+  rematch: "M4 10a6 6 0 0 1 10-4.5M16 10a6 6 0 0 1-10 4.5M14 2v4h-4M6 18v-4h4",
+  replay: "M3 10a7 7 0 1 0 2-5M3 3v4h4M9 7l4 3-4 3z",
+};
+
+/** A small icon (`name` of ICONS), struck through when `off`; decorative: its button has the words. */
+export function icon(name, { size = 20, off = false } = {}) {
+  return s("svg", { class: `icon icon-${name}${off ? " off" : ""}`, width: size, height: size, viewBox: "0 0 20 20", "aria-hidden": "true", focusable: "false" },
+    s("path", { d: ICONS[name] || "", fill: "none", stroke: "currentColor", "stroke-width": 1.8, "stroke-linejoin": "round", "stroke-linecap": "round" }),
+    off ? s("path", { d: "M3 17L17 3", stroke: "currentColor", "stroke-width": 2 }) : null);
+}

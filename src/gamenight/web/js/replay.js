@@ -1,11 +1,18 @@
 // The replay viewer of a finished game: step through the moves and see the table after each one.
 import { h, mount, letter, bdi, withNames, seatNames } from "./dom.js";
+import { icon } from "./pictures.js";
 
-function moveText(m, names, live) {
+// A move in words: the game's own label for a player's move, the table's draws said plainly
+// ("the table: dice 4 and 5"), never an action's raw fields.
+function moveText(m, names, live, renderer) {
   // seatless moves are the table's draws, or at a live casino table the dealer's entries
-  const who = m.seat === null || m.seat === undefined ? (live ? "the dealer" : "chance") : bdi(names[m.seat] ?? letter(m.seat));
-  const rest = Object.entries(m.action || {}).filter(([k]) => k !== "type").map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`);
-  return [who, `: ${(m.action?.type || "?").replaceAll("_", " ")}${rest.length ? ` (${rest.join(", ")})` : ""}`];
+  const who = m.seat === null || m.seat === undefined ? (live ? "the dealer" : "the table") : bdi(names[m.seat] ?? letter(m.seat));
+  const a = m.action || {};
+  const own = m.seat === null || m.seat === undefined ? null : renderer?.label?.(a, null);
+  const type = (a.type || "move").replaceAll("_", " ");
+  const said = own || (Array.isArray(a.faces) ? `${a.faces.length > 2 ? "shake" : "dice"} ${a.faces.join(" and ")}`
+    : a.card !== undefined ? `${type} ${a.card}` : a.area ? `${type} ${a.amount ?? ""} on ${a.area}`.replace("  ", " ") : type);
+  return [who, `: ${said}`];
 }
 
 /**
@@ -20,7 +27,7 @@ export function replayViewer({ record, frames, renderer, names, every = names, s
   const where = h("p", { class: "replay-where", "aria-live": "polite" });
   const events = h("ol", { class: "log replay-events", "aria-label": "events of this move" });
   const slider = h("input", { type: "range", min: 0, max: Math.max(0, steps.length - 1), value: i, "aria-label": "move", oninput: (e) => go(Number(e.target.value)) });
-  const list = h("ol", { class: "replay-moves", "aria-label": "every move of the record" }, ...moves.map((m, k) => h("li", { "data-move": k + 1 }, ...moveText(m, names, Boolean(record?.options?.live)))));
+  const list = h("ol", { class: "replay-moves", "aria-label": "every move of the record" }, ...moves.map((m, k) => h("li", { "data-move": k + 1 }, ...moveText(m, names, Boolean(record?.options?.live), renderer))));
 
   function go(k) {
     if (!steps.length) return;
@@ -33,21 +40,28 @@ export function replayViewer({ record, frames, renderer, names, every = names, s
     for (const li of list.children) li.classList.toggle("now", Number(li.dataset.move) === f.move);
   }
 
+  // the arrows step the replay wherever the focus is while it shows (a click on the board or a
+  // button left the focus where the old keydown on the panel no longer heard it); the slider and
+  // the list's summary keep their own keys
   const keys = (e) => {
-    if (e.key === "ArrowLeft") { go(i - 1); e.preventDefault(); }
-    if (e.key === "ArrowRight") { go(i + 1); e.preventDefault(); }
-    if (e.key === "Home") { go(0); e.preventDefault(); }
-    if (e.key === "End") { go(steps.length - 1); e.preventDefault(); }
+    if (!root.isConnected || root.closest("[hidden]")) { document.removeEventListener("keydown", keys); return; }
+    if (e.ctrlKey || e.metaKey || e.altKey || e.target.closest?.("input, select, textarea, .chat")) return;
+    const to = { ArrowLeft: i - 1, ArrowRight: i + 1, Home: 0, End: steps.length - 1 }[e.key];
+    if (to === undefined) return;
+    go(to);
+    e.preventDefault();
   };
-  const root = h("div", { class: "replay-root", onkeydown: keys },
+  document.addEventListener("keydown", keys);
+  const step = (name, word, label, to, id = null) => h("button", { onclick: () => go(to()), "aria-label": label, id, title: label }, icon(name), h("span", { class: "step-word" }, word));
+  const root = h("div", { class: "replay-root" },
     h("div", { class: "replay-head" }, h("h2", {}, "Replay"),
       h("div", { class: "buttons" },
-        // words and arrows every font has: "⏮" and "⏭" were empty boxes on many systems
-        h("button", { onclick: () => go(0), "aria-label": "first move" }, "|◀ First"),
-        h("button", { onclick: () => go(i - 1), "aria-label": "previous move", id: "replay-prev" }, "◀ Back"),
-        h("button", { onclick: () => go(i + 1), "aria-label": "next move", id: "replay-next" }, "Next ▶"),
-        h("button", { onclick: () => go(steps.length - 1), "aria-label": "last move" }, "Last ▶|"),
-        h("button", { onclick: close }, "Close"))),
+        // icons drawn as SVG: the "⏮" and "⏭" glyphs were empty boxes on many systems
+        step("first", "First", "first move", () => 0),
+        step("prev", "Back", "previous move", () => i - 1, "replay-prev"),
+        step("next", "Next", "next move", () => i + 1, "replay-next"),
+        step("last", "Last", "last move", () => steps.length - 1),
+        h("button", { onclick: () => { document.removeEventListener("keydown", keys); close(); } }, "Close"))),
     slider, where,
     steps.length ? null : h("p", { class: "muted" }, "No pictures of this game are available; the moves are listed below."),
     h("div", { class: "replay-grid" }, board, h("div", {}, h("h3", {}, "This move"), events, h("details", {}, h("summary", {}, `All ${moves.length} moves`), list))));

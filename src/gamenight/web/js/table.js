@@ -7,10 +7,13 @@ import { api, seats, TableSocket } from "./net.js";
 import { tableId, $, app, page, names, banner, connection } from "./table/page.js";
 import { onChat, chatRefused, showChat, sendChat, chat } from "./table/chat.js";
 import { updateSummary } from "./table/seats.js";
-import { draw, actionLabel, onKey } from "./table/moves.js";
+import { draw, actionLabel, onKey, isMine } from "./table/moves.js";
 import { drawLog, noteDice, saveHistory, readMovesAloud } from "./table/log.js";
 import { startTimer } from "./table/timer.js";
 import { onFinished } from "./table/end.js";
+import { arrive, flush } from "./table/pace.js";
+import { alertSwitches } from "./table/alerts.js";
+import { showRules } from "./table/rules.js";
 
 const GAME_MODULES = {
   "snake-eyes": "snake-eyes", shake: "shake", "snake-eyes-casino": "casino", snap: "snap",
@@ -25,7 +28,15 @@ async function loadRenderer(game) {
   }
 }
 
+/** A state frame in: drawn at once when it answers this seat or hands it the turn, else at a
+ * watchable pace behind the others' moves (table/pace.js). */
 function onState(frame) {
+  const urgent = !app.frame || (frame.ref !== undefined && frame.ref !== null) || frame.status !== "playing" || isMine(frame);
+  const steady = app.renderer?.paced === false; // a race is drawn as it runs
+  arrive(frame, drawState, { urgent, steady });
+}
+
+function drawState(frame) {
   app.frame = frame;
   app.pending = false;
   if (frame.status && app.summary && frame.status !== app.summary.status) {
@@ -54,6 +65,8 @@ function onState(frame) {
 }
 
 let onFrame = function onFrame(frame) {
+  // anything but a state frame or a chat line acts on the table as it now stands
+  if (frame.type !== "state" && frame.type !== "chat") flush(drawState);
   switch (frame.type) {
     case "welcome":
       app.seat = frame.seat;
@@ -143,6 +156,7 @@ async function main() {
     const summary = await api(`/api/tables/${encodeURIComponent(tableId)}`);
     app.renderer = await loadRenderer(summary.game);
     updateSummary(summary);
+    showRules();
   } catch (err) {
     app.socket?.close();
     $("title").textContent = "Table not found";
@@ -153,6 +167,7 @@ async function main() {
   ready = true;
   for (const frame of early.splice(0)) dispatch(frame);
   document.addEventListener("keydown", onKey);
+  alertSwitches();
   $("chat-form").addEventListener("submit", sendChat);
   readMovesAloud();
 }

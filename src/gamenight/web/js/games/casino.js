@@ -1,7 +1,8 @@
 // Snake Eyes casino table: the layout with every wager area, chips by click or tap, the shooter,
 // the results display, and the dealer's controls when this browser holds the dealer's seat.
 import { h, s as svgEl, letter, seatColor, bdi } from "../dom.js";
-import { dice, chip } from "../pictures.js";
+import { die, chip } from "../pictures.js";
+import { anim } from "../motion.js";
 
 export const AREAS = {
   num5: ["5", "5 before 7"], num6: ["6", "6 before 7"], num8: ["8", "8 before 7"],
@@ -35,6 +36,14 @@ function pays(view, area) {
 
 export default {
   title: "Snake Eyes casino",
+
+  // the end screen's figure for each seat: the chips in hand, with any wager handed back, and
+  // what the session won or lost him (his result)
+  standing(view, seat, result) {
+    const back = view.phase === "closed" ? view.layout.reduce((n, w) => n + (w.seat === seat ? w.amount : 0), 0) : 0;
+    const net = typeof result === "number" ? ` (${result > 0 ? "+" : ""}${result})` : "";
+    return `${view.bankrolls[seat] + back} chips${net}`;
+  },
 
   turn(view, names, me = null) {
     if (view.phase === "closed") return "The session is over";
@@ -75,7 +84,7 @@ export default {
 
     const area = (id) => {
       const [name, what] = AREAS[id];
-      const stacks = (byArea[id] || []).map((w) => h("span", { class: `stack${w.seat === me ? " mine" : ""}`, title: `\u2068${names[w.seat]}\u2069: ${w.amount}` },
+      const stacks = (byArea[id] || []).map((w) => h("span", { class: `stack${w.seat === me ? " mine" : ""}`, ...anim("slide", `stack-${id}-${w.seat}`, w.amount), title: `\u2068${names[w.seat]}\u2069: ${w.amount}` },
         svgEl("svg", { width: 14, height: 14, viewBox: "0 0 14 14", "aria-hidden": "true" }, svgEl("circle", { cx: 7, cy: 7, r: 6, fill: seatColor(w.seat), stroke: "#111" })),
         `${letter(w.seat)} ${w.amount}`));
       const mine = (byArea[id] || []).find((w) => w.seat === me);
@@ -103,19 +112,15 @@ export default {
         onclick: () => { rack.takeDown = !rack.takeDown; ctx.redraw(); } }, "Take down"),
       h("span", { class: "muted" }, ` limits ${view.table_min}–${view.table_max}`));
 
-    const last = view.entered || ctx.lastDice || null;
     const results = view.results || [];
-    const top = h("section", { class: "cas-top" },
-      h("div", { class: "cas-dice" }, last ? dice(last, { size: 52 }) : null,
-        h("div", {}, h("div", { class: "big-total", "data-testid": "last-total" }, view.entered ? String(view.entered[0] + view.entered[1]) : results.length ? String(results[results.length - 1]) : ""),
-          h("div", { class: "muted" }, view.entered ? "entered, not settled" : view.rolls ? `roll ${view.rolls}` : "no roll yet"))),
+    const top = h("section", { class: "cas-top" }, tableDice(view),
       h("div", { class: "cas-who" },
         h("div", {}, "Shooter: ", h("strong", {}, view.shooter === null || view.shooter === undefined ? (view.dealer_rolls ? "the dealer" : "none") : bdi(names[view.shooter]))),
-        h("div", {}, "Bank: ", h("strong", {}, String(view.bank)))),
+        bankLine(view.bank)),
       h("ol", { class: "results", "aria-label": "last results, newest first" }, ...results.slice(-12).reverse().map((t, i) => h("li", { class: `${t === 7 ? "seven" : ""}${i === 0 ? " newest" : ""}` }, String(t)))));
 
     const purses = h("ul", { class: "purses", "aria-label": "bankrolls" }, ...view.bankrolls.map((b, s) => h("li", { class: s === me ? "mine" : "" },
-      h("span", { class: "seat-dot", style: `background:${seatColor(s)}`, "aria-hidden": "true" }, letter(s)), " ", bdi(names[s]), " ", h("strong", { class: "num", "data-testid": `bankroll-${s}` }, String(b + back(s))))));
+      h("span", { class: "seat-dot", style: `background:${seatColor(s)}`, "aria-hidden": "true" }, letter(s)), " ", bdi(names[s]), " ", h("strong", { class: "num", "data-testid": `bankroll-${s}`, ...anim("beat", `bankroll-${s}`, b + back(s)) }, String(b + back(s))))));
 
     const pending = Object.entries(view.pending_wins || {});
     const over = closed ? h("p", { class: "note strong", "data-testid": "returned" }, returned.length
@@ -123,10 +128,39 @@ export default {
         ...returned.map((w, i) => [i ? ", " : "", bdi(names[w.seat]), ` ${w.amount} on ${/^\d/.test(AREAS[w.area]?.[0]) ? "the " : ""}${AREAS[w.area]?.[0] || w.area}`]), "."]
       : "The session is over. No wager was left standing.") : null;
     return h("div", { class: "game casino" }, top, over, chipRack, layout, purses,
-      pending.length ? h("p", { class: "note strong" }, "To be paid: ", pending.map(([who, n], i) => [i ? ", " : "", bdi(who), ` ${n}`])) : null,
+      pending.length ? h("p", { class: "note strong" }, "To be paid: ", pending.map(([who, n], i) => [i ? ", " : "", bdi(names[who.charCodeAt(0) - 65] ?? who), ` ${n}`])) : null,
       ctx.dealer ? dealerPanel(ctx) : null);
   },
 };
+
+const HARD = new Set([4, 6, 8, 10]);
+
+/** Every die on the table: the shooter's two show the roll (or the result entered), the rest wait. */
+function tableDice(view) {
+  const faces = view.entered || view.last_dice || null;
+  const pair = view.active_pair || [0, 1];
+  const total = faces ? faces[0] + faces[1] : null;
+  const hard = faces && faces[0] === faces[1] && HARD.has(total);
+  const row = h("div", { class: "cas-dice-row", role: "img", "aria-label": faces ? `the shooter's dice show ${faces[0]} and ${faces[1]}, total ${total}${hard ? ", the hard way" : ""}` : "no roll yet",
+    ...anim("roll", "cas-dice", `${view.rolls}|${faces}`) },
+  ...Array.from({ length: view.dice || 2 }, (_, i) => {
+    const k = pair.indexOf(i);
+    return k >= 0 ? die(faces ? faces[k] : null, { size: 50, label: `active die ${k + 1}` })
+      : die(null, { size: 30, fill: "#d8d2c4", label: "a die not in play" });
+  }));
+  const said = view.entered ? "entered, not settled" : view.rolls ? `roll ${view.rolls}` : "no roll yet";
+  return h("div", { class: "cas-dice" }, row,
+    h("div", {}, h("div", { class: "big-total", "data-testid": "last-total" }, total === null ? "" : String(total)),
+      hard ? h("span", { class: "badge hard", "data-testid": "hard" }, `Hard ${total}`) : null,
+      h("div", { class: "muted" }, said)));
+}
+
+/** The bank is the house's purse: its figure is what the house has won (or lost) this session. */
+function bankLine(bank) {
+  const words = bank === 0 ? "even" : bank > 0 ? `up ${bank}` : `down ${-bank}`;
+  const why = bank > 0 ? "the players have lost this much to the house" : bank < 0 ? "the players are this much ahead of the house" : "nobody is ahead yet";
+  return h("div", { class: "bank", title: why }, "House: ", h("strong", { "data-testid": "bank" }, words), h("small", { class: "muted" }, ` (${why})`));
+}
 
 /** The dealer's controls: enter the dice read off the table, amend, void, settle. */
 const faces = [null, null];

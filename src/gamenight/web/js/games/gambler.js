@@ -2,6 +2,26 @@
 // and each decision shown with its odds.
 import { h, seatTag, letter, seatColor, fraction } from "../dom.js";
 import { dice, die } from "../pictures.js";
+import { anim } from "../motion.js";
+
+// A phone draws the track as a tall ring four spaces wide, so every name and amount has room; a
+// wider window draws it square. The picture is drawn again when the window crosses the line.
+const narrow = matchMedia("(max-width: 600px)");
+let redrawLatest = null;
+narrow.addEventListener("change", () => redrawLatest?.());
+
+/** Where space i of an n-space track sits on a ring `cols` wide, or null when n cannot close one. */
+function ring(n, cols) {
+  const rows = n / 2 + 2 - cols;
+  if (n % 2 || !Number.isInteger(cols) || rows < 3) return null;
+  const at = (i) => {
+    if (i < cols) return [1, i + 1];
+    if ((i -= cols) < rows - 2) return [i + 2, cols];
+    if ((i -= rows - 2) < cols) return [rows, cols - i];
+    return [rows - 1 - (i - cols), 1];
+  };
+  return { cols, rows, at };
+}
 
 const KIND_LABEL = { start: "Start", fortune: "Fortune", sweepstakes: "Sweepstakes", lottery: "Lottery", races: "Horse race", daily_double: "Horse race", collect: "Collect", pay: "Pay" };
 // Exact chances from gamenight.games.gambler.odds (counts over the 6^6 ordered Shaker throws).
@@ -76,34 +96,30 @@ export default {
     return null;
   },
 
-  render({ view, names, seat: me, legal = [], act }) {
+  render({ view, names, seat: me, legal = [], act, redraw }) {
+    redrawLatest = redraw || null;
     const placeable = new Set(legal.filter((a) => a.type === "marker").map((a) => a.space));
     const board = view.board;
     const n = board.length;
-    const side = n % 4 === 0 ? n / 4 + 1 : 0;
+    const shape = ring(n, narrow.matches ? 4 : n / 4 + 1);
     const at = {};
     view.players.forEach((p, s) => { if (!p.out) (at[p.position] ||= []).push(s); });
     const cells = board.map((sp, i) => {
-      let style = null;
-      if (side) {
-        const k = side - 1;
-        const [r, c] = i < k ? [1, i + 1] : i < 2 * k ? [i - k + 1, side] : i < 3 * k ? [side, side - (i - 2 * k)] : [side - (i - 3 * k), 1];
-        style = `grid-row:${r};grid-column:${c}`;
-      }
+      const [r, c] = shape ? shape.at(i) : [null, null];
       const amount = sp.amount ? (sp.kind === "pay" ? ` −$${sp.amount}` : ` +$${sp.amount}`) : "";
-      return h("li", { class: `space k-${sp.kind}`, style, "aria-label": `space ${i}: ${sp.name}${amount}${at[i] ? `; pieces: ${at[i].map(letter).join(", ")}` : ""}` },
+      return h("li", { class: `space k-${sp.kind}`, style: shape ? `grid-row:${r};grid-column:${c}` : null, "aria-label": `space ${i}: ${sp.name}${amount}${at[i] ? `; pieces: ${at[i].map(letter).join(", ")}` : ""}` },
         h("span", { class: "sp-name" }, sp.name), amount ? h("span", { class: "sp-amt" }, amount) : KIND_LABEL[sp.kind] && KIND_LABEL[sp.kind] !== sp.name ? h("span", { class: "sp-kind" }, KIND_LABEL[sp.kind]) : null,
-        h("span", { class: "pieces" }, ...(at[i] || []).map((s) => h("span", { class: "piece", style: `background:${seatColor(s)}`, title: names[s] }, letter(s)))));
+        h("span", { class: "pieces" }, ...(at[i] || []).map((s) => h("span", { class: "piece", style: `background:${seatColor(s)}`, title: names[s], ...anim("slide", `piece-${s}`, view.players[s].position) }, letter(s)))));
     });
 
     const spaces = ["high-1", "high-2", "high-3", "high-4", "high-5", "high-6", "split-1-2", "split-2-3", "split-4-5", "split-5-6", "straight", "pairs"];
     const markers = view.markers || {};
     const shaker = view.shaker || [];
-    const centre = h("div", { class: "gb-centre", style: side ? `grid-row:2/${side};grid-column:2/${side}` : null },
-      h("div", { class: "gb-roll" }, dice(view.last_roll, { size: 40 }), h("span", { class: "muted" }, view.last_roll ? `last roll ${view.last_roll[0] + view.last_roll[1]}` : "no roll yet this turn")),
+    const centre = h("div", { class: "gb-centre", style: shape ? `grid-row:2/${shape.rows};grid-column:2/${shape.cols}` : null },
+      h("div", { class: "gb-roll" }, h("span", anim("roll", "gb-dice", `${view.turn}|${view.current}|${view.phase}|${view.last_roll}`), dice(view.last_roll, { size: 40 })), h("span", { class: "muted" }, view.last_roll ? `last roll ${view.last_roll[0] + view.last_roll[1]}` : "no roll yet this turn")),
       h("div", { class: "shaker", "aria-label": `Shaker${shaker.length ? `: ${shaker.join("-")}` : " empty"}${view.shaker_for ? ` (for the ${view.shaker_for})` : ""}` },
         h("div", { class: "label" }, view.shaker_for ? `Shaker (${view.shaker_for})` : "Shaker"),
-        h("div", { class: "shaker-dice" }, ...[0, 1, 2, 3, 4, 5].map((i) => h("div", { class: "pos" }, die(shaker[i] ?? null, { size: 30 }), h("span", {}, String(i + 1)))))),
+        h("div", { class: "shaker-dice", ...anim("roll", "gb-shaker", shaker.join()) }, ...[0, 1, 2, 3, 4, 5].map((i) => h("div", { class: "pos" }, die(shaker[i] ?? null, { size: 30 }), h("span", {}, String(i + 1)))))),
       h("ul", { class: "sweep", "aria-label": "Sweepstakes betting spaces" }, ...spaces.map((sp) => {
         const who = markers[sp];
         const [p, prize] = view.odds?.[sp] ? [view.odds[sp].p, view.odds[sp].prize] : SWEEP[kindOf(sp)];
@@ -120,14 +136,14 @@ export default {
     const purses = h("ul", { class: "gb-players", "aria-label": "players" }, ...view.players.map((p, s) => h("li", {
       class: `${view.current === s && view.phase !== "over" ? "active" : ""}${p.out ? " out" : ""}${me === s ? " mine" : ""}${view.winner === s ? " winner" : ""}`,
     },
-    seatTag(s, names), h("strong", { class: "num cash", "data-testid": `cash-${s}` }, money(p.cash)),
+    seatTag(s, names), h("strong", { class: "num cash", "data-testid": `cash-${s}`, ...anim("beat", `cash-${s}`, p.cash) }, money(p.cash)),
     p.iou ? h("span", { class: "badge bad", title: "holds an IOU: cannot win until it is repaid" }, "IOU") : null,
     p.out ? h("span", { class: "badge" }, "out") : null,
     h("span", { class: "tickets" }, ...p.tickets.map((t) => h("span", { class: "ticket", title: `wins $50 in a lottery with chance ${(100 * ticketChance(t)).toFixed(1)}%` }, `${t[0]}-${t[1]}`))),
     h("span", { class: "progress", "aria-label": `${Math.round((100 * Math.max(0, p.cash)) / 1000)}% of the way to $1000` }, h("span", { style: `width:${Math.min(100, Math.max(0, p.cash) / 10)}%;background:${seatColor(s)}` })))));
 
     return h("div", { class: "game gambler" },
-      h("ol", { class: `board${side ? " ring" : ""}`, style: side ? `grid-template-columns:repeat(${side},1fr)` : null, "aria-label": "board" }, ...cells, centre),
+      h("ol", { class: `board${shape ? " ring" : ""}`, style: shape ? `grid-template-columns:repeat(${shape.cols},minmax(0,1fr))` : null, "aria-label": "board" }, ...cells, centre),
       purses, h("p", { class: "muted" }, `Bank ${money(view.bank)} · ${view.tickets_left} lottery tickets left · turn ${view.turn}`));
   },
 };

@@ -1,6 +1,7 @@
 // Shake: the colored dice, the six Shake dice, the score pad by round, and the crap-out chance.
 import { h, seatTag, letter, fraction } from "../dom.js";
 import { coloredDie, shakeDie } from "../pictures.js";
+import { anim } from "../motion.js";
 
 export default {
   title: "Shake",
@@ -52,15 +53,15 @@ export default {
     const order = view.choosing_order || [];
     const colored = h("div", { class: "sh-colored", role: "group", "aria-label": "colored dice" },
       ...Array.from({ length: n }, (_, s) => h("div", { class: `sh-cd${view.to_act === s ? " active" : ""}` },
-        coloredDie(s, rolled[s] ?? null, { size: 56 }), seatTag(s, names),
+        h("span", anim("roll", `sh-cd-${s}`, `${view.round}|${rolled.join()}`), coloredDie(s, rolled[s] ?? null, { size: 56 })), seatTag(s, names),
         order.includes(s) ? h("span", { class: "badge" }, `choice ${order.indexOf(s) + 1}`) : null)));
     const faces = view.last_shake || [];
     const shaking = view.shaker !== null && view.shaker !== undefined;
     const crapped = faces.length && faces.every((f) => !f);
     const shake = h("div", { class: "felt sh-shake", "aria-label": "shake case" },
-      h("div", { class: "sh-dice" }, ...(faces.length ? faces : [0, 0, 0, 0, 0, 0]).map((f) => shakeDie(faces.length ? f : 0, { size: 46 }))),
+      h("div", { class: "sh-dice", ...anim("roll", "sh-shake", `${view.round}|${view.shaker}|${view.shake_points}|${faces.join()}`) }, ...(faces.length ? faces : [0, 0, 0, 0, 0, 0]).map((f) => shakeDie(faces.length ? f : 0, { size: 46 }))),
       h("div", { class: "sh-hand" },
-        shaking ? [seatTag(view.shaker, names), h("span", {}, " has "), h("strong", { class: "num", "data-testid": "in-hand" }, String(view.shake_points)), h("span", {}, " in hand")]
+        shaking ? [seatTag(view.shaker, names), h("span", {}, " has "), h("strong", { class: "num", "data-testid": "in-hand", ...anim("beat", "sh-hand", `${view.shaker}|${view.shake_points}`) }, String(view.shake_points)), h("span", {}, " in hand")]
           : h("span", { class: "muted" }, "Nobody is shaking"),
         crapped ? h("span", { class: "badge bad" }, "Crapped out!") : null));
     const decision = view.phase === "choose" || view.phase === "shaken";
@@ -75,7 +76,7 @@ export default {
         h("th", { scope: "row" }, seatTag(s, names)),
         ...cols.map((c) => h("td", {}, p.rounds[c - 1] === null || p.rounds[c - 1] === undefined ? "" : String(p.rounds[c - 1]))),
         h("td", {}, p.all_shake === null ? "" : String(p.all_shake)),
-        h("td", { class: "total" }, String(p.total))))));
+        h("td", { class: "total" }, h("span", anim("beat", `sh-total-${s}`, p.total), String(p.total)))))));
     return h("div", { class: "game shake" }, h("h2", { class: "round" }, round), colored, shake, risk, h("div", { class: "scroll-x" }, pad));
   },
 };

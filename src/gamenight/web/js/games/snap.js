@@ -2,6 +2,25 @@
 // keys (space, s, e, m) and the order in which the server received each race's calls.
 import { h, seatTag, letter } from "../dom.js";
 import { snapCard } from "../pictures.js";
+import { anim } from "../motion.js";
+
+// The call buttons are made once and kept from frame to frame (only their state changes): a
+// button rebuilt at every frame could be replaced between a player's press and release, and
+// the click would land on a button no longer in the page.
+// Kept per `act` (the live table's is one function for the page's life; a replay's draws get
+// their own), so a replay never takes the table's buttons away.
+const kept = new WeakMap(); // act -> (call type -> its button)
+function callButton(type, act) {
+  if (!kept.has(act)) kept.set(act, new Map());
+  const mine = kept.get(act);
+  let b = mine.get(type);
+  if (!b) {
+    b = h("button", { class: `call call-${type}`, "data-call": type, "aria-keyshortcuts": type === "snap" ? "Space S" : type === "slap" ? "Space E" : "M",
+      onclick: () => act({ type }) }, h("span", { class: "call-text" }, CALLS[type].text), h("span", { class: "call-keys" }, CALLS[type].keys));
+    mine.set(type, b);
+  }
+  return b;
+}
 
 const CALLS = {
   snap: { text: "SNAP!", keys: "space or S" },
@@ -39,6 +58,7 @@ export function pairShowing(view) {
 
 export default {
   title: "Snap",
+  paced: false, // a race: every frame is drawn the moment it comes
 
   // the end screen's figure for each seat: the cards held (what the flip limit counts), not a
   // share of the win
@@ -89,23 +109,24 @@ export default {
           matched ? h("span", { class: "badge bad" }, "pair showing") : null),
         h("div", { class: "sn-piles" },
           h("div", { class: "pile" }, snapCard(null, { size: 44, back: true }), h("span", { class: "count", "data-testid": `pack-${s}` }, `${p.pack}`)),
-          slap ? null : h("div", { class: "pile" }, top ? snapCard(top, { size: 60 }) : h("div", { class: "empty-pile" }, "no card"), h("span", { class: "count" }, `${p.face_up.length} up`))));
+          slap ? null : h("div", { class: "pile" }, top ? h("span", anim("turn", `up-${s}`, p.face_up.length), snapCard(top, { size: 60 })) : h("div", { class: "empty-pile" }, "no card"), h("span", { class: "count" }, `${p.face_up.length} up`))));
     }));
     const center = view.center || [];
     const centreTop = center.length ? center[center.length - 1] : null;
     const centre = h("section", { class: "felt sn-centre", "aria-label": "centre of the table" },
       h("div", { class: "label" }, slap ? "Centre pile" : "Penalty cards in the centre",
         !slap && (view.matches || []).some((m) => m === null || (Array.isArray(m) && m.includes(null))) ? h("span", { class: "badge bad" }, "pair showing") : null),
-      h("div", { class: "fan" }, ...(slap ? (centreTop ? [snapCard(centreTop, { size: 90 })] : []) : center.map((c) => snapCard(c, { size: 50 })))),
+      h("div", { class: "fan", ...anim("turn", "centre", center.length) }, ...(slap ? (centreTop ? [snapCard(centreTop, { size: 90 })] : []) : center.map((c) => snapCard(c, { size: 50 })))),
       h("div", { class: "muted" }, `${center.length} card${center.length === 1 ? "" : "s"}${view.shuffling ? ` · ${view.shuffling} being reshuffled` : ""}`));
 
-    const calls = legal.filter((a) => CALLS[a.type]);
-    const callButtons = h("div", { class: "calls" }, ...(calls.length ? calls : (slap ? [{ type: "slap" }, { type: "snap_fingers" }] : [{ type: "snap" }]).map((a) => ({ ...a, disabled: true })))
-      .map((a) => h("button", {
-        class: `call call-${a.type}`, "data-call": a.type, disabled: a.disabled || me === null || me === undefined ? true : null,
-        "aria-keyshortcuts": a.type === "snap" ? "Space S" : a.type === "slap" ? "Space E" : "M",
-        onclick: () => act({ type: a.type }),
-      }, h("span", { class: "call-text" }, CALLS[a.type].text), h("span", { class: "call-keys" }, CALLS[a.type].keys))));
-    return h("div", { class: `game snap${slap ? " slap" : ""}` }, centre, callButtons, raceList(ctx.race, names), players);
+    const open = new Set(legal.filter((a) => CALLS[a.type]).map((a) => a.type));
+    const types = slap ? ["slap", "snap_fingers"] : ["snap"];
+    const buttons = types.map((type) => {
+      const b = callButton(type, act);
+      b.disabled = !open.has(type) || me === null || me === undefined;
+      return b;
+    });
+    const calls = h("div", { class: "calls" }, ...buttons);
+    return h("div", { class: `game snap${slap ? " slap" : ""}` }, centre, calls, raceList(ctx.race, names), players);
   },
 };

@@ -2,8 +2,8 @@
 import { h, s, mount, letter, seatTag, withNames } from "../dom.js";
 import { api, seats, hostTokens } from "../net.js";
 import { replayViewer } from "../replay.js";
+import { icon } from "../pictures.js";
 import { tableId, $, app, names, allNames, banner } from "./page.js";
-import { offerRematch } from "./seats.js";
 import { startTimer } from "./timer.js";
 
 export function onFinished(frame) {
@@ -12,19 +12,17 @@ export function onFinished(frame) {
   const n = names();
   const w = frame.winner;
   const over = app.summary?.game === "snake-eyes-casino" ? "The session is over" : "The game is over";
-  const title = w === null || w === undefined ? over : `${n[w] ?? letter(w)} wins!`;
-  const returns = frame.returns || [];
-  // where the returns are only shares of the win (+1, -0.5), the game's own figure says more
-  const last = app.frame?.view;
-  const standing = (s) => (last && app.renderer?.standing ? app.renderer.standing(last, s) : null);
+  // a shared win (Shake's tie for the top) names every winner
+  const shared = w === null || w === undefined ? app.frame?.view?.winners || [] : [w];
+  const title = shared.length ? `${shared.map((k) => n[k] ?? letter(k)).join(" and ")} win${shared.length > 1 ? "" : "s"}!` : over;
   const me = seats.get(tableId);
   const host = hostTokens.get(tableId);
   const panel = $("over");
   mount(panel, h("h2", { class: "winner-line" }, trophy(), " ", ...withNames(title, allNames())),
-    returns.length ? h("ul", { class: "returns" }, ...returns.map((r, s) => h("li", {}, seatTag(s, n), ` ${standing(s) ?? `${r > 0 ? "+" : ""}${r}`}`))) : null,
+    standings(frame, n, shared),
     h("div", { class: "buttons" },
-      me || host ? h("button", { class: "primary big", id: "rematch", onclick: rematch }, "Rematch") : null,
-      h("button", { id: "replay-open", onclick: () => openReplay() }, "Replay the game"),
+      me || host ? h("button", { class: "primary big", id: "rematch", onclick: rematch }, icon("rematch"), "Rematch") : null,
+      h("button", { id: "replay-open", onclick: () => openReplay() }, icon("replay"), "Replay the game"),
       h("a", { class: "button", href: "/" }, "Back to the lobby")),
     h("div", { id: "rematch-note", role: "status" }));
   panel.hidden = false;
@@ -32,9 +30,62 @@ export function onFinished(frame) {
   if (location.hash === REPLAY_HASH && $("replay").hidden) openReplay({ entry: false }); // a reload of the replay
 }
 
+/** Final standings, best first: place, seat, the game's own figure (points, cards, money) and the winner marked. */
+function standings(frame, n, shared) {
+  const returns = frame.returns || [];
+  if (!returns.length) return null;
+  const last = app.frame?.view;
+  // where the returns are only shares of the win (+1, -0.5), the game's own figure says more
+  const figure = (s) => (last && app.renderer?.standing ? app.renderer.standing(last, s, returns[s]) : null) ?? `${returns[s] > 0 ? "+" : ""}${returns[s]}`;
+  const order = returns.map((r, s) => [r, s]).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  let place = 0;
+  return h("table", { class: "standings", "aria-label": "final standings" },
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Place"), h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Result"))),
+    h("tbody", {}, ...order.map(([r, s], i) => {
+      if (i === 0 || r !== order[i - 1][0]) place = i + 1;
+      const won = shared.includes(s);
+      return h("tr", { class: `${won ? "won" : ""}${s === app.seat ? " mine" : ""}`, "data-seat": s },
+        h("td", { class: "place" }, ordinal(place)), h("th", { scope: "row" }, seatTag(s, n), won ? h("span", { class: "badge good" }, "winner") : null),
+        h("td", { class: "num", "data-testid": `standing-${s}` }, figure(s)));
+    })));
+}
+
 function trophy() {
   return s("svg", { width: 28, height: 28, viewBox: "0 0 24 24", "aria-hidden": "true" },
     s("path", { d: "M12 2l2.9 6.3 6.9.7-5.2 4.6 1.5 6.8L12 17l-6.1 3.4 1.5-6.8L2.2 9l6.9-.7z", fill: "#E69F00", stroke: "#111", "stroke-width": 1 }));
+}
+
+const ordinal = (k) => `${k}${k === 1 ? "st" : k === 2 ? "nd" : k === 3 ? "rd" : "th"}`;
+
+const FOLLOW_S = 8;
+let following = null;
+
+/** Someone asked for a rematch: everyone still at the end screen is moved there together after a
+ * short count (the same seat, the same token, waits at the new table), unless he chooses to stay. */
+export function offerRematch(newId) {
+  const over = $("over");
+  if (over.querySelector("#rematch-join")) return;
+  const go = () => {
+    clearInterval(following);
+    const me = seats.get(tableId);
+    if (me) seats.set(newId, me);
+    const host = hostTokens.get(tableId);
+    if (host) hostTokens.set(newId, host);
+    location.href = `/t/${encodeURIComponent(newId)}`;
+  };
+  let left = FOLLOW_S;
+  const count = h("span", { id: "rematch-count" }, `Moving everyone there in ${left} s. `);
+  const stay = h("button", { id: "rematch-stay", onclick: () => { clearInterval(following); count.textContent = "You stay here. "; stay.remove(); } }, "Stay here");
+  // said in the panel's live region: a screen-reader player hears that a rematch waits
+  const note = h("p", { class: "note strong" }, "A rematch is set up at a new table. ", count,
+    h("button", { class: "primary", id: "rematch-join", onclick: go }, "Go to the rematch"), " ", stay);
+  (over.querySelector("#rematch-note") || over).append(note);
+  clearInterval(following);
+  following = setInterval(() => {
+    left -= 1;
+    if (left <= 0) go();
+    else count.textContent = `Moving everyone there in ${left} s. `;
+  }, 1000);
 }
 
 async function rematch() {

@@ -2,6 +2,9 @@
 import { h, mount, withNames } from "../dom.js";
 import { api, seats, hostTokens } from "../net.js";
 import { tableId, $, app, page, names, allNames, banner } from "./page.js";
+import { play } from "../motion.js";
+import { turnAlert, blip } from "./alerts.js";
+import { firstHint, moved } from "./rules.js";
 
 export function isMine(frame) {
   if (typeof app.seat !== "number") return false;
@@ -9,28 +12,27 @@ export function isMine(frame) {
   return own === undefined ? (frame.actors || []).includes(app.seat) : own;
 }
 
+// One proposal per move: a key held down, a second press or a double click's second half while
+// the first is on its way all name the same move counter, and only the first is sent. The next
+// decision's button, drawn once the server answered, is a new move and takes the next press.
 export function act(action) {
   const frame = app.frame;
   if (!frame || !app.socket) return;
+  if (app.pending && app.sentMove === frame.move) return;
   const ref = app.socket.act(frame.move, action);
   if (!ref) banner("Not connected: the move was not sent. Reconnecting…");
   app.pending = Boolean(ref);
+  app.sentMove = frame.move;
+  if (ref) moved();
 }
 
 // The second click of a double click (or tap) would land on the next decision's button, drawn
-// where the first one was, and make a move the player has not seen: a move button ignores a
-// click that follows the last one at the same spot within a double click's time.
-const SECOND_CLICK_MS = 350;
-let lastPress = { at: -Infinity, x: NaN, y: NaN };
+// where the first one was, and make a move the player has not seen: the browser counts it
+// (detail 2), so it is dropped, whatever the machine's speed.
 function pressed(e, action) {
-  const now = performance.now();
-  const near = Math.abs(e.clientX - lastPress.x) < 12 && Math.abs(e.clientY - lastPress.y) < 12;
-  if (e.detail > 1 || (near && now - lastPress.at < SECOND_CLICK_MS)) return;
-  lastPress = { at: now, x: e.clientX, y: e.clientY };
+  if (e.detail > 1) return;
   act(action);
 }
-// a click anywhere else in between (a chip, a wager area) means the next press is meant
-addEventListener("click", (e) => { if (!e.target.closest?.(".act")) lastPress = { at: -Infinity, x: NaN, y: NaN }; }, true);
 
 export function actionLabel(action) {
   const own = app.renderer?.label?.(action, app.frame?.view);
@@ -66,7 +68,7 @@ function drawControls(frame) {
   const hadFocus = inBox || document.activeElement === $("turn") || handOn;
   box.hidden = !buttons.length && !hint && !who;
   box.classList.toggle("idle", !buttons.length && !hint); // only words: nothing to keep in reach
-  mount(box, h("h2", {}, myTurn && buttons.length ? "Your move" : "Moves"), hint ? h("p", { class: "hint" }, hint) : null, who, h("div", { class: "buttons" }, ...buttons), timerOffer(frame));
+  mount(box, h("h2", {}, myTurn && buttons.length ? "Your move" : "Moves"), firstHint(myTurn && buttons.length > 0), hint ? h("p", { class: "hint" }, hint) : null, who, h("div", { class: "buttons" }, ...buttons), timerOffer(frame));
   // a keyboard player keeps their place: on the first move, or on the turn line (focusable, so
   // focus never falls to <body>) until this seat's turn comes (a side move offered off turn,
   // Gambler's IOU, does not pull a waiting player's focus onto itself)
@@ -85,6 +87,7 @@ function drawTurn(frame) {
   if (t.dataset.line !== line) { mount(t, ...withNames(line, allNames())); t.dataset.line = line; }
   t.classList.toggle("mine", mine);
   document.body.classList.toggle("my-turn", mine);
+  turnAlert(mine, app.summary ? `${app.summary.title || app.summary.game} · gamenight` : null);
 }
 
 /** A player to move whose every tab is gone, or a seat to move nobody has taken yet: the others
@@ -137,6 +140,9 @@ export function draw() {
   const keep = focusKey($("board"));
   mount($("board"), app.renderer.render(ctx));
   refocus($("board"), keep);
+  const motions = play($("board"));
+  if (motions.includes("roll")) blip("dice");
+  else if (motions.includes("slide")) blip("chips");
   const log = $("log");
   log.scrollTop = log.scrollHeight;
   drawTurn(frame);

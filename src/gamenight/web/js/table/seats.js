@@ -5,6 +5,7 @@ import { tableId, $, app, page, names, banner, openSeats } from "./page.js";
 import { showChat } from "./chat.js";
 import { draw } from "./moves.js";
 import { seatControls, tableControls, awayNotice, announceAway, seatLinkBox, learnSeat } from "./host.js";
+import { offerRematch } from "./end.js";
 
 function showJoin() {
   const panel = $("join");
@@ -147,23 +148,6 @@ export function updateSummary(summary) {
   drawSeats();
   if (app.frame) draw();
   if (summary.rematch && app.finished) offerRematch(summary.rematch);
-}
-
-/** Someone asked for a rematch: the same seat (the same token) waits at the new table. */
-export function offerRematch(newId) {
-  const over = $("over");
-  if (over.querySelector("#rematch-join")) return;
-  const me = seats.get(tableId);
-  const go = () => {
-    if (me) seats.set(newId, me);
-    const host = hostTokens.get(tableId);
-    if (host) hostTokens.set(newId, host);
-    location.href = `/t/${encodeURIComponent(newId)}`;
-  };
-  // said in the panel's live region: a screen-reader player hears that a rematch waits
-  const note = h("p", { class: "note strong" }, "A rematch is set up at a new table. ",
-    h("button", { class: "primary", id: "rematch-join", onclick: go }, "Go to the rematch"));
-  (over.querySelector("#rematch-note") || over).append(note);
 }
 
 function drawSeats() {
