@@ -164,17 +164,32 @@ def test_progressions_move_the_stake_as_their_names_say() -> None:
         return out
 
     assert run(Bet(wager="field", amount=5, progression="martingale"), "lllllw") == [
-        10, 20, 40, 80, 5, 5,
+        10,
+        20,
+        40,
+        80,
+        5,
+        5,
     ]  # 160 is over the table maximum of 100: the progression starts again
     assert run(Bet(wager="field", amount=5, progression="paroli"), "wwwwl") == [10, 20, 5, 10, 5]
     assert run(Bet(wager="field", amount=5, progression="dalembert"), "llwww") == [
-        10, 15, 10, 5, 5,
+        10,
+        15,
+        10,
+        5,
+        5,
     ]
     assert run(Bet(wager="num6", amount=6, progression="press", step=6, cap=18), "wwwl") == [
-        12, 18, 18, 6,
+        12,
+        18,
+        18,
+        6,
     ]
     assert run(Bet(wager="num6", amount=30, progression="regress", step=12), "wwwl") == [
-        18, 6, 5, 30,
+        18,
+        6,
+        5,
+        30,
     ]
     assert run(Bet(wager="num6", amount=30), "wl") == [30, 30]
 
@@ -226,8 +241,18 @@ def test_odds_json_and_simulate_agree_on_a_strategy_file(tmp_path: Path) -> None
     exact = json.loads(cli("--strategy-file", str(f), "--json").stdout)["risk"]
     assert exact["method"] == "exact" and exact["settings"]["goal"] == 80
     sim = runner.invoke(
-        app, ["simulate", "snake-eyes-casino", "--strategy-file", str(f), "--games", "40000",
-              "--json", "--option", "table_min=1"],  # fmt: skip
+        app,
+        [
+            "simulate",
+            "snake-eyes-casino",
+            "--strategy-file",
+            str(f),
+            "--games",
+            "40000",
+            "--json",
+            "--option",
+            "table_min=1",
+        ],  # fmt: skip
     )
     assert sim.exit_code == 0, sim.output
     mc = json.loads(sim.stdout)

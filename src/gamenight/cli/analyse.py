@@ -144,7 +144,7 @@ def simulate(
                     **settings,
                 )  # fmt: skip
     except (GamenightError, ValueError) as e:
-        raise fail(e) from None
+        raise fail(_typed(e, given, table_file)) from None
     if result.stopped:  # the figures so far are printed all the same, then the exit says so
         err_console.print(f"[bold red]error:[/] {escape(result.stopped)}", soft_wrap=True)
     out = result.to_json()
@@ -185,6 +185,20 @@ def simulate(
             console.print(f"plot written to {plot}")
     if result.stopped:
         raise typer.Exit(code=1)
+
+
+def _typed(e: Exception, given: dict[str, Any], table_file: Path | None) -> str:
+    """A refused option named as the user typed it: ``--option KEY=VALUE`` or the table file
+    (an option checked against another, such as table_min above table_max, names both)."""
+    from gamenight.engine.errors import BadOption
+
+    if not isinstance(e, BadOption):
+        return str(e)
+    typed = [k for k in given if k == e.option] or (list(given) if e.option == "options" else [])
+    if typed:
+        flags = ", ".join(f"--option {k}={json.dumps(given[k])}" for k in typed)
+        return f"{flags}: {e.problem}"
+    return f"--table {table_file}: {e}" if table_file is not None else str(e)
 
 
 def _sessions(settings: dict[str, Any], bet: list[str] | None, file: Path | None,
