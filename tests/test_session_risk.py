@@ -284,6 +284,7 @@ def test_a_chain_too_big_goes_to_monte_carlo_and_says_why() -> None:
         (["--bet", "field=6", "--unit", "6"], "--unit: the stake of each --strategy wager"),
         (["--strategy", "field", "--bet", "field=6"], "--bet: give one of --strategy"),
         (["--goal", "100"], "--goal: sets a session's risk"),
+        (["--bet", "field=1", "--method", "foo"], "--method: 'foo': choose auto, exact"),
     ],
 )
 def test_every_refusal_names_the_flag_typed(args: list[str], says: str) -> None:
@@ -312,3 +313,13 @@ def test_monte_carlo_figures_do_not_depend_on_how_the_run_is_cut() -> None:
     assert np.array_equal(a, kernel.simulate(s, t.codes, t.lo, t.hi, 5000, seed=3))
     assert not np.array_equal(a, kernel.simulate(s, t.codes, t.lo, t.hi, 5000, seed=4))
     assert math.isclose(a[1].mean(), monte_carlo(s, t, 5000, seed=3)["expected_rolls"])
+
+
+def test_simulate_refuses_what_a_players_sessions_cannot_use(tmp_path: Path) -> None:
+    for extra, flag in ((["--plot", str(tmp_path / "p.png")], "--plot"),
+                        (["--strategy", "field"], "--strategy"),
+                        (["--engine", "reference"], "--engine")):  # fmt: skip
+        out = runner.invoke(app, ["simulate", "snake-eyes-casino", "--bet", "field=1", *extra])
+        assert out.exit_code == 2 and out.stderr.startswith(f"error: {flag}:"), out.stderr
+    out = runner.invoke(app, ["simulate", "shake", "--bet", "field=1"])
+    assert out.exit_code == 2 and "--bet: shake has no wagers" in out.stderr

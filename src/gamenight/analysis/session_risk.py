@@ -27,7 +27,6 @@ def monte_carlo(s: Strategy, t: Table, sessions: int = SESSIONS, seed: int = 0) 
     counts = np.bincount(ends, minlength=len(ENDS))
     chance = {e: float(counts[i] / sessions) for i, e in enumerate(ENDS)}
     intervals = {e: list(wilson(int(counts[i]), sessions)) for i, e in enumerate(ENDS)}
-    half = t975(sessions - 1) * float(rolls.std(ddof=1)) / np.sqrt(sessions) if sessions > 1 else 0
     values, times = np.unique(final, return_counts=True)
     final_law = summary([(int(v), float(c / sessions)) for v, c in zip(values, times, strict=True)])
     final_law["mean_interval"] = _mean_ci(final, sessions)
@@ -46,7 +45,7 @@ def monte_carlo(s: Strategy, t: Table, sessions: int = SESSIONS, seed: int = 0) 
             "goal_reached": intervals["goal"],
             "stop_loss_hit": intervals["stop_loss"],
             "survived": intervals["survived"],
-            "expected_rolls": [float(rolls.mean()) - half, float(rolls.mean()) + half],
+            "expected_rolls": _mean_ci(rolls, sessions),
         },
         "final_chips": final_law,
         "ruin_by_roll": [],
@@ -54,6 +53,7 @@ def monte_carlo(s: Strategy, t: Table, sessions: int = SESSIONS, seed: int = 0) 
 
 
 def _mean_ci(x: np.ndarray, n: int) -> list[float]:
+    """Student's 95 % interval of a mean over ``n`` sessions."""
     m = float(x.mean())
     half = t975(n - 1) * float(x.std(ddof=1)) / np.sqrt(n) if n > 1 else 0.0
     return [m - half, m + half]

@@ -104,6 +104,10 @@ def simulate(
     if bet or strategy_file is not None or goal is not None or stop_loss is not None:
         if not casino:
             raise refuse("--bet", f"{game} has no wagers (snake-eyes-casino has)")
+        one = "one player's sessions play in the local kernel"
+        refuse_any({"--strategy": strategy, "--plot": plot, "--address": address}, one)
+        if backend != "local" or engine not in ("auto", "kernel"):
+            raise refuse("--backend" if backend != "local" else "--engine", one)
         return _sessions(settings, bet, strategy_file, goal, stop_loss, games, seed, as_json)
     if casino:
         from gamenight.bots.casino_bot import STRATEGIES
@@ -325,6 +329,8 @@ def odds(
         "stop_loss": stop_loss,
         "rolls": rolls,
     }
+    if method not in ("auto", "exact", "monte-carlo"):
+        raise refuse("--method", f"{method!r}: choose auto, exact or monte-carlo")
     if strategy is None and not bet and strategy_file is None:
         flags = {"--bankroll": bankroll, "--unit": unit, "--rolls": rolls, "--goal": goal,
                  "--stop-loss": stop_loss}  # fmt: skip
