@@ -26,20 +26,23 @@ def print_snake_eyes(report: dict[str, Any], console: Console) -> None:
 
 def print_shake(report: dict[str, Any], console: Console) -> None:
     t = Table(title="Shake, exact: crap-out chance and the value of shaking")
-    for col in ("scoring faces", "crap out", "EV of shaking", "stop from", "shake a die of"):
+    cols = ("scoring faces", "crap out", "EV of shaking", "stop at (break-even)", "shake a die of")
+    for col in cols:
         t.add_column(col, justify="right")
     for k, row in report["scoring_faces"].items():
         faces = row["shake_gives_up_die_faces"]
         t.add_row(
             k, f"{row['crap_out_chance']} ({row['crap_out_probability']:.4%})",
-            f"{row['ev_of_shaking']:.2f}", f"{row['ev_stop_from_points']:,}",
+            f"{row['ev_of_shaking']:.2f}",
+            f"{row['ev_stop_from_points']:,} ({row['ev_stop_at_points']:,.1f})",
             ", ".join(str(10 * f) for f in faces) or "never",
         )  # fmt: skip
     console.print(t)
     console.print(
         "[dim]EV of shaking: points a shake turn scores on average, stopping at the best moment; "
-        "stop from: the fewest points in hand (they come in tens) at which one more shake no "
-        "longer pays; shake a die of: the colored dice worth giving up to shake[/]"
+        "stop at: the fewest points a player can hold (they come in tens) at which one more "
+        "shake no longer pays, with the break-even in brackets, where a shake's expected gain "
+        "and its risk weigh the same; shake a die of: the colored dice worth giving up to shake[/]"
     )
     policy = report.get("win_policy")
     if not isinstance(policy, dict):

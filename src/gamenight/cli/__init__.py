@@ -6,7 +6,7 @@ shared ``common``; they are registered here, in the order ``gamenight --help`` l
 
 from __future__ import annotations
 
-from . import analyse, info, play, serve
+from . import analyse, info, play, report, serve
 from .common import app
 
 app.command("list")(info.list_games)
@@ -18,5 +18,6 @@ app.command("snap-table")(play.snap_table)
 app.command()(analyse.odds)
 app.command()(serve.serve)
 app.command()(analyse.tournament)
+app.command()(report.report)
 
 __all__ = ["app"]

@@ -34,6 +34,7 @@ from .common import (
     refuse_any,
     writable_plot,
 )
+from .sessions import BetFlag, Goal, StopLoss, StrategyFile
 
 
 def simulate(
@@ -75,6 +76,10 @@ def simulate(
             "rounds=5, starting_chips=20 ...",
         ),
     ] = None,
+    bet: BetFlag = None,
+    strategy_file: StrategyFile = None,
+    goal: Goal = None,
+    stop_loss: StopLoss = None,
 ) -> None:
     """Play many bot games: win shares with 95 % intervals, game length, each game's figures.
 
@@ -96,6 +101,14 @@ def simulate(
         raise refuse("--strategy", f"{game} has no betting strategies (snake-eyes-casino has)")
     if address is not None and backend != "ray":
         raise refuse("--address", "the address of a Ray cluster: give --backend ray with it")
+    if bet or strategy_file is not None or goal is not None or stop_loss is not None:
+        if not casino:
+            raise refuse("--bet", f"{game} has no wagers (snake-eyes-casino has)")
+        one = "one player's sessions play in the local kernel"
+        refuse_any({"--strategy": strategy, "--plot": plot, "--address": address}, one)
+        if backend != "local" or engine not in ("auto", "kernel"):
+            raise refuse("--backend" if backend != "local" else "--engine", one)
+        return _sessions(settings, bet, strategy_file, goal, stop_loss, games, seed, as_json)
     if casino:
         from gamenight.bots.casino_bot import STRATEGIES
 
@@ -135,7 +148,7 @@ def simulate(
                     **settings,
                 )  # fmt: skip
     except (GamenightError, ValueError) as e:
-        raise fail(e) from None
+        raise fail(_typed(e, given, table_file)) from None
     if result.stopped:  # the figures so far are printed all the same, then the exit says so
         err_console.print(f"[bold red]error:[/] {escape(result.stopped)}", soft_wrap=True)
     out = result.to_json()
@@ -176,6 +189,36 @@ def simulate(
             console.print(f"plot written to {plot}")
     if result.stopped:
         raise typer.Exit(code=1)
+
+
+def _typed(e: Exception, given: dict[str, Any], table_file: Path | None) -> str:
+    """A refused option named as the user typed it: ``--option KEY=VALUE`` or the table file
+    (an option checked against another, such as table_min above table_max, names both)."""
+    from gamenight.engine.errors import BadOption
+
+    if not isinstance(e, BadOption):
+        return str(e)
+    typed = [k for k in given if k == e.option] or (list(given) if e.option == "options" else [])
+    if typed:
+        flags = ", ".join(f"--option {k}={json.dumps(given[k])}" for k in typed)
+        return f"{flags}: {e.problem}"
+    return f"--table {table_file}: {e}" if table_file is not None else str(e)
+
+
+def _sessions(settings: dict[str, Any], bet: list[str] | None, file: Path | None,
+              goal: int | None, stop_loss: int | None, games: int, seed: int,
+              as_json: bool) -> None:  # fmt: skip
+    """One player's strategy played ``games`` sessions in the kernel: the Monte Carlo twin of
+    ``odds --bet``, with the same figures and 95 % intervals."""
+    from . import sessions
+
+    given = {"goal": goal, "stop_loss": stop_loss}
+    s = sessions.build(None, bet, file, given, None, settings)
+    rules = {k: v for k, v in settings.items() if k in ("payouts", "table_max")}
+    rules["table_min"] = settings.get("table_min", 1)
+    how = (None, bet, file, given, None)
+    risk = sessions.run(s, rules, "monte-carlo", games, seed, how)
+    print(json.dumps(risk)) if as_json else sessions.show(risk)
 
 
 def simulate_realtime_cmd(
@@ -223,16 +266,30 @@ def odds(
     rolls: Annotated[
         int | None,
         typer.Option(
-            min=1, max=10_000, help="casino: rolls at most (the --table file's max_rolls; 100)"
+            min=1, max=10**7, help="casino: rolls at most (the --table file's max_rolls; 100)"
         ),
     ] = None,
+    bet: BetFlag = None,
+    strategy_file: StrategyFile = None,
+    goal: Goal = None,
+    stop_loss: StopLoss = None,
+    method: Annotated[
+        str,
+        typer.Option(help="casino risk: exact, monte-carlo, or auto (exact where it fits)"),
+    ] = "auto",
+    sessions_n: Annotated[
+        int, typer.Option("--sessions", min=100, max=10**9, help="casino risk: sessions played")
+    ] = 200_000,
+    seed: Annotated[int, typer.Option(min=0, help="casino risk: the Monte Carlo's seed")] = 0,
 ) -> None:
     """Exact figures, never sampled: Markov chains, dynamic programmes, exact fractions."""
     report: dict[str, Any]
     if game in ("snake-eyes", "shake", "gambler"):
         if table_file is not None:
             raise fail(ValueError("--table holds settings of snake-eyes-casino tables"))
-        given = {"--strategy": strategy, "--bankroll": bankroll, "--unit": unit, "--rolls": rolls}
+        given = {"--strategy": strategy, "--bankroll": bankroll, "--unit": unit, "--rolls": rolls,
+                 "--bet": bet or None, "--strategy-file": strategy_file, "--goal": goal,
+                 "--stop-loss": stop_loss}  # fmt: skip
         refuse_any(given, "a setting of snake-eyes-casino risk of ruin only")
         from gamenight.analysis import odds_print
 
@@ -266,58 +323,57 @@ def odds(
         raise fail(ValueError(f"exact odds are worked out for {known}, not {game!r}"))
     from gamenight.analysis.casino_odds import odds_report, print_odds
 
-    if strategy is None:
-        given = {"--bankroll": bankroll, "--unit": unit, "--rolls": rolls}
-        refuse_any(given, "sets the risk of ruin of a --strategy: name one")
+    stops: dict[str, int | None] = {
+        "bankroll": bankroll,
+        "goal": goal,
+        "stop_loss": stop_loss,
+        "rolls": rolls,
+    }
+    if method not in ("auto", "exact", "monte-carlo"):
+        raise refuse("--method", f"{method!r}: choose auto, exact or monte-carlo")
+    if strategy is None and not bet and strategy_file is None:
+        flags = {"--bankroll": bankroll, "--unit": unit, "--rolls": rolls, "--goal": goal,
+                 "--stop-loss": stop_loss}  # fmt: skip
+        refuse_any(flags, "sets a session's risk: name a --strategy, --bet or --strategy-file")
     text = read_text(table_file, "--table") if table_file else None
     try:
         report = odds_report(game, text)
     except (GamenightError, ValueError) as e:
         raise fail(f"--table {table_file}: {e}" if text is not None else e) from None
-    if strategy is not None:
-        from gamenight.analysis.casino_risk import risk_of_ruin
-        from gamenight.bots.casino_bot import STRATEGIES
-        from gamenight.games.casino_options import CasinoOptions, table_settings
+    if strategy is not None or bet or strategy_file is not None:
+        from gamenight.games.casino_options import table_settings
 
-        if strategy not in STRATEGIES:
-            raise refuse("--strategy", f"{strategy!r}: choose one of {', '.join(STRATEGIES)}")
+        from . import sessions
+
         table = table_settings(text) if text else {}  # valid: odds_report read it
-        # the table's own buy-in, minimum and session length unless the options say otherwise
-        bankroll = bankroll or table.get("bankroll", 1000)
-        unit = unit or table.get("table_min", 5)
-        rolls = rolls or table.get("max_rolls", 100)
-        if rolls > 10_000:
-            raise refuse("--rolls", f"the table's max_rolls {rolls} is over 10000: give --rolls")
-        top = table.get("table_max", CasinoOptions.model_fields["table_max"].default)
-        if unit > top:
+        if unit is not None and strategy is None:
+            raise refuse("--unit", "the stake of each --strategy wager; --bet names its own")
+        top = table.get("table_max", 500)
+        if unit is not None and unit > top:
             raise refuse("--unit", f"{unit} chips a wager is over the table maximum of {top}")
-        table = {k: v for k, v in table.items() if k in ("payouts", "winners_stay_up", "table_max")}
+        how = (strategy, bet, strategy_file, stops, unit)
+        s = sessions.build(strategy, bet, strategy_file, stops, unit, table)
+        rules = {k: v for k, v in table.items() if k in ("payouts", "table_max")}
+        # --unit sets the minimum, as it always has; with no table file a stake of 1 chip is fine
+        rules["table_min"] = unit or table.get("table_min", 1)
         try:
             # a long chain runs for a minute or more: say what it is doing and how to stop it
-            typer.echo(
-                f"working out the exact risk of ruin over {rolls} rolls (Ctrl-C stops)", err=True
-            )
-            report["risk"] = risk_of_ruin(strategy, bankroll, unit, rolls, **table)
-        except (GamenightError, ValueError) as e:
-            raise fail(e) from None
+            typer.echo(f"working out the risk of ruin of {s.describe()} (Ctrl-C stops)",
+                       err=True)  # fmt: skip
+            report["risk"] = sessions.run(s, rules, method, sessions_n, seed, how)
         except (KeyboardInterrupt, SystemError) as e:  # Numba wraps a Ctrl-C in a SystemError
             from gamenight.analysis.runner import is_ctrl_c
 
             if not is_ctrl_c(e):
                 raise
-            typer.echo("interrupted: an exact figure is all or nothing, so none is printed")
+            typer.echo("interrupted: a figure half worked out is no figure, so none is printed")
             raise typer.Exit(130) from None
     if as_json:
         print(json.dumps(report))
-        return
-    print_odds(report, console)
-    if "risk" in report:
-        r = report["risk"]
-        console.print(
-            f"one player, {r['strategy']}, bankroll {bankroll} in units of {unit}, at most "
-            f"{rolls} rolls: risk of ruin {r['risk_of_ruin']:.4%}, "
-            f"expected rolls {r['expected_rolls']:.3f}"
-        )
+    elif "risk" in report:  # the one answer asked for, not the 27-row table before it
+        sessions.show(report["risk"])
+    else:
+        print_odds(report, console)
 
 
 def tournament(

@@ -1,0 +1,150 @@
+"""`gamenight report`: one self-contained HTML page per game, every figure checked against
+`odds --json` (or an independent calculation) by parsing the page."""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+pytest.importorskip("numba")
+pytest.importorskip("matplotlib")
+
+from gamenight.cli import app  # noqa: E402
+
+runner = CliRunner()
+
+
+class Cells(HTMLParser):
+    """Every td's data-* attributes and text, and every img's src."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cells: list[dict[str, str]] = []
+        self.images: list[str] = []
+        self.links: list[str] = []
+        self._open: dict[str, str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "td":
+            self._open = {k.removeprefix("data-"): v for k, v in a.items()} | {"text": ""}
+            self.cells.append(self._open)
+        elif tag == "img":
+            self.images.append(a["src"])
+        elif tag in ("link", "script") and ("href" in a or "src" in a):
+            self.links.append(a.get("href") or a.get("src", ""))
+
+    def handle_data(self, data: str) -> None:
+        if self._open is not None:
+            self._open["text"] += data
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "td":
+            self._open = None
+
+
+def parsed(path: Path) -> Cells:
+    p = Cells()
+    p.feed(path.read_text(encoding="utf-8"))
+    return p
+
+
+def shown_pct(text: str) -> float:
+    return float(text.split("%")[0].split("(")[-1].strip()) / 100
+
+
+def test_casino_report_carries_every_figure_of_odds_json_for_the_tables_options(
+    tmp_path: Path,
+) -> None:
+    table = tmp_path / "table.json"
+    table.write_text(json.dumps({"payouts": {"craps2": "30:1", "field": "option-3"}}))
+    out = tmp_path / "r.html"
+    done = runner.invoke(app, ["report", "snake-eyes-casino", "--table", str(table),
+                               "--out", str(out), "--rolls", "200000", "--seed", "2"])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    odds = json.loads(
+        runner.invoke(app, ["odds", "snake-eyes-casino", "--table", str(table), "--json"]).stdout
+    )["table"]["wagers"]
+    page = parsed(out)
+    assert page.links == [] and len(page.images) >= 2  # self-contained: plots inline
+    assert all(src.startswith("data:image/svg+xml;base64,") for src in page.images)
+    by = {(c.get("wager"), c.get("key")): c for c in page.cells if "key" in c}
+    for row in odds:
+        w = row["wager"]
+        assert by[(w, "pays")]["text"] == row["pays"]
+        for key in ("win", "lose", "house_edge", "house_edge_per_roll"):
+            c = by[(w, key)]
+            assert Fraction(c["exact"]) == Fraction(row[key]), (w, key)
+            assert shown_pct(c["text"]) == pytest.approx(float(Fraction(row[key])), abs=5e-7)
+        # the spread, independently: pays n to 1 with chance win, loses 1 otherwise
+        n = int(row["pays"].split(":")[0]) if ":" in row["pays"] else None
+        if n is not None:
+            win = Fraction(row["win"])
+            mean = win * n - (1 - win)
+            sd = math.sqrt(win * (n - mean) ** 2 + (1 - win) * (-1 - mean) ** 2)
+            assert float(by[(w, "sd")]["exact"]) == pytest.approx(sd, rel=1e-12)
+            assert Fraction(by[(w, "element_of_risk")]["exact"]) == Fraction(row["house_edge"])
+        # hit frequency per roll: the decision's win chance times the chance a roll decides
+        decided = Fraction(row["house_edge_per_roll"]) / Fraction(row["house_edge"])
+        assert Fraction(by[(w, "hit_per_roll")]["exact"]) == Fraction(row["win"]) * decided
+        # the simulation's interval holds the exact edge (and says so)
+        obs, half = float(by[(w, "observed")]["exact"]), float(by[(w, "half_width")]["exact"])
+        assert Fraction(by[(w, "exact")]["exact"]) == Fraction(row["house_edge"])
+        within = abs(obs - float(Fraction(row["house_edge"]))) <= half
+        assert by[(w, "within")]["text"] == ("yes" if within else "NO")
+    assert by[(None, "payout_craps2")]["text"] == "30:1"
+    # each outcome's chance per roll sums to one for every wager
+    for row in odds:
+        w = row["wager"]
+        outs = [c for c in page.cells if c.get("wager") == w and c.get("key", "").startswith(
+            ("wins", "loses", "stays"))]  # fmt: skip
+        assert sum(Fraction(c["exact"]) for c in outs) == 1
+
+
+def test_shake_and_snake_eyes_reports_show_the_odds_figures(tmp_path: Path) -> None:
+    out = tmp_path / "shake.html"
+    assert runner.invoke(app, ["report", "shake", "--out", str(out)]).exit_code == 0
+    odds = json.loads(runner.invoke(app, ["odds", "shake", "--json"]).stdout)
+    page = parsed(out)
+    by = {(c.get("faces"), c.get("key")): c for c in page.cells if "faces" in c}
+    for k, row in odds["scoring_faces"].items():
+        assert by[(k, "crap_out_chance")]["exact"] == row["crap_out_chance"]
+        stop = by[(k, "ev_stop_from_points")]
+        assert int(stop["exact"]) % 10 == 0  # a total a player can hold
+        assert int(stop["exact"]) >= float(by[(k, "ev_stop_at_points")]["exact"])
+        assert float(by[(k, "ev_stop_at_points")]["exact"]) == row["ev_stop_at_points"]
+    assert page.images and all(s.startswith("data:image/svg+xml") for s in page.images)
+    out = tmp_path / "se.html"
+    assert runner.invoke(app, ["report", "snake-eyes", "--out", str(out)]).exit_code == 0
+    se = json.loads(runner.invoke(app, ["odds", "snake-eyes", "--json"]).stdout)
+    cells = {c.get("key"): c for c in parsed(out).cells if "key" in c}
+    t = se["one_player_throws_to_clear"]
+    assert cells["mean_exact"]["exact"] == t["mean_exact"]
+    for k in ("p50", "p90", "p99", "min"):
+        assert cells[k]["text"] == str(t[k])
+
+
+def test_report_refusals_name_the_flag(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"table_min": 600}))
+    out = runner.invoke(app, ["report", "snake-eyes-casino", "--table", str(bad),
+                              "--out", str(tmp_path / "r.html")])  # fmt: skip
+    assert out.exit_code == 2 and f"--table {bad}" in out.stderr
+    out = runner.invoke(app, ["report", "shake", "--table", str(bad)])
+    assert out.exit_code == 2 and "--table" in out.stderr
+    assert runner.invoke(app, ["report", "snap"]).exit_code == 2
+
+
+def test_labels_shake_stop_beside_break_even_and_simulate_names_option() -> None:
+    text = runner.invoke(app, ["odds", "shake"], terminal_width=200).stdout
+    assert "230 (227.8)" in text
+    out = runner.invoke(app, ["simulate", "snake-eyes-casino", "--games", "3", "--option",
+                              "table_min=600"])  # fmt: skip
+    assert out.exit_code == 2
+    assert "--option table_min=600: table_min 600 is more than table_max 500" in out.stderr
