@@ -67,7 +67,7 @@ class GamenightEnv(AECEnv):
         n_actions = len(self.encoding.actions)
         self._observation_space = spaces.Dict(
             {
-                "observation": spaces.Box(0.0, np.inf, (self.encoding.size,), np.float32),
+                "observation": spaces.Box(0.0, self.encoding.high, dtype=np.float32),
                 "action_mask": spaces.Box(0, 1, (n_actions,), np.int8),
             }
         )
