@@ -9,6 +9,7 @@ pytest.importorskip("numba", reason="the kernels extra is not installed")
 pytest.importorskip("gymnasium", reason="the rl extra is not installed")
 
 import gamenight  # noqa: E402
+from gamenight import rl  # noqa: E402
 from gamenight.bots import make_bot  # noqa: E402
 from gamenight.engine import State  # noqa: E402
 from gamenight.rl.encoding import WAIT_INDEX, action_key, encoding  # noqa: E402
@@ -107,3 +108,86 @@ def test_every_step_agrees_with_the_engine_on_the_same_dice(
     assert games >= tables, "whole games were compared"
     assert orderings > 0 or players == 2, "the learner ordered a tied group"
     assert env.dice_used().tolist() == [t.used for t in engines]
+
+
+def test_an_action_outside_the_mask_changes_nothing_at_that_table() -> None:
+    env = ShakeVectorEnv(num_envs=3, players=2)
+    obs, infos = env.reset(seed=4)
+    good = infos["action_mask"].argmax(axis=1)
+    bad = good.copy()
+    bad[1] = int(np.flatnonzero(infos["action_mask"][1] == 0)[0])
+    bad[2] = 10**6
+    twin = ShakeVectorEnv(num_envs=3, players=2)
+    twin.reset(seed=4)
+    after, _, _, _, out = env.step(bad)
+    assert out["illegal"].tolist() == [False, True, True]
+    assert np.array_equal(after[1:], obs[1:])
+    assert np.array_equal(after[0], twin.step(good)[0][0])  # the legal table went on
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"num_envs": 0}, "num_envs"),
+        ({"opponents": "grandmaster"}, "opponents"),
+        ({"seat": 2, "players": 2}, "seat"),
+        ({"rounds": 0}, "rounds"),
+    ],
+)
+def test_bad_settings_are_named(kwargs: dict[str, object], match: str) -> None:
+    with pytest.raises((ValueError, gamenight.GamenightError), match=match):
+        ShakeVectorEnv(**kwargs)  # type: ignore[arg-type]
+
+
+def test_misuse_says_what_is_wrong() -> None:
+    env = ShakeVectorEnv(num_envs=2, players=2)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(np.zeros(2, dtype=np.int64))
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="2 whole-number actions"):
+        env.step(np.zeros(3, dtype=np.int64))
+    with pytest.raises(ValueError, match="tape"):
+        env.reset(options={"tape": np.full((2, 10), 6)})
+    with pytest.raises(ValueError, match="no batched environment for 'snap'"):
+        rl.vector_env("snap")
+
+
+def test_random_opponents_play_whole_games_within_the_masks() -> None:
+    """Against random seats every reward is a share of one win and the games end; the seeded
+    streams make two runs equal."""
+    runs = []
+    for _ in range(2):
+        env = rl.vector_env("shake", num_envs=64, players=3, opponents="random")
+        obs, infos = env.reset(seed=9)
+        rng = np.random.default_rng(0)
+        total, games = 0.0, 0
+        for _ in range(300):
+            acts = np.array([rng.choice(np.flatnonzero(m)) for m in infos["action_mask"]])
+            obs, rewards, ended, _, infos = env.step(acts)
+            assert not infos["illegal"].any()
+            assert set(rewards[ended]) <= {0.0, 1 / 3, 0.5, 1.0}
+            assert not rewards[~ended].any()
+            total, games = total + rewards.sum(), games + int(ended.sum())
+            assert env.single_observation_space.contains(obs[0])
+        runs.append((total, games, obs.tobytes()))
+    assert runs[0] == runs[1] and runs[0][1] > 64
+
+
+def test_maskable_ppo_trains_on_the_batched_tables() -> None:
+    """examples/train_shake.py --batched: MaskablePPO learns on the compiled tables through the
+    Stable-Baselines3 adapter, and its moves stay inside the masks."""
+    pytest.importorskip("sb3_contrib", reason="the rl-train extra is not installed")
+    import runpy
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[1] / "examples" / "train_shake.py"
+    module = runpy.run_path(str(example))
+    venv = module["Batched"](32, "sensible", 2, 0)
+    model = module["MaskablePPO"]("MlpPolicy", venv, n_steps=8, batch_size=64, seed=0,
+                                  device="cpu")  # fmt: skip
+    model.learn(total_timesteps=512)
+    obs = venv.reset()
+    for _ in range(20):
+        actions, _ = model.predict(obs, action_masks=venv.action_masks())
+        obs, _, _, _ = venv.step(actions)
+        assert not venv.venv._illegal.any()

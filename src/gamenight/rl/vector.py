@@ -130,3 +130,6 @@ class ShakeVectorEnv(VectorEnv):
     def dice_used(self) -> np.ndarray:
         """How many tape dice each table has read (the agreement test checks it)."""
         return self._sc[:, kernel.POS].copy()
+
+
+VECTOR_ENVS: dict[str, type[VectorEnv]] = {"shake": ShakeVectorEnv}
