@@ -38,24 +38,9 @@ except ImportError as e:
 GAME = "shake"
 
 
-class Flat(gym.ObservationWrapper):
-    """The observation vector alone, with ``action_masks()`` for MaskablePPO."""
-
-    def __init__(self, env: gym.Env) -> None:
-        super().__init__(env)
-        assert isinstance(env.observation_space, gym.spaces.Dict)
-        self.observation_space = env.observation_space["observation"]
-
-    def observation(self, observation: dict[str, np.ndarray]) -> np.ndarray:
-        self.mask = observation["action_mask"].astype(bool)
-        return observation["observation"]
-
-    def action_masks(self) -> np.ndarray:
-        return self.mask
-
-
-def make_env(opponents: str, players: int) -> Flat:
-    return Flat(single_agent_env(GAME, players=players, opponents=opponents))
+def make_env(opponents: str, players: int) -> gym.Env:
+    """Seat 0 of a Shake table: the observation vector alone, the mask in ``action_masks()``."""
+    return single_agent_env(GAME, players=players, opponents=opponents, flat=True)
 
 
 class Batched(VecEnv):  # type: ignore[misc,valid-type]

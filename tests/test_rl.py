@@ -7,6 +7,7 @@ import random
 import warnings
 from pathlib import Path
 
+import gymnasium
 import numpy as np
 import pytest
 
@@ -556,3 +557,27 @@ def test_shaped_rewards_add_up_to_the_return(game: str) -> None:
     for seat, agent in enumerate(env.possible_agents):
         assert totals[agent] == pytest.approx(returns[seat], abs=1e-9)
     assert early, "the shaped rewards paid something during the game"
+
+
+@pytest.mark.parametrize("game", ["shake", "snake-eyes-casino"])
+def test_gymnasium_shaped_rewards_and_flat_observations(game: str) -> None:
+    """The single-agent wrapper takes both keywords: the shaped rewards paid while the bots play
+    reach the agent at its next step, so a game's rewards still add up to its return; a flat
+    observation is the vector, its mask in the info and in action_masks()."""
+    env = rl.single_agent_env(game, players=2, shaped_rewards=True, flat=True, opponents="random")
+    check_env(rl.single_agent_env(game, players=2, flat=True), skip_render_check=True)
+    assert isinstance(env.observation_space, gymnasium.spaces.Box)
+    rng = np.random.default_rng(6)
+    obs, info = env.reset(seed=6)
+    total, paid_early, done = 0.0, False, False
+    while not done:
+        assert env.observation_space.contains(obs)
+        assert np.array_equal(info["action_mask"].astype(bool), env.action_masks())
+        obs, reward, term, trunc, info = env.step(
+            int(rng.choice(np.flatnonzero(env.action_masks())))
+        )
+        total += reward
+        done = term or trunc
+        paid_early = paid_early or (reward != 0 and not done)
+    assert term and paid_early
+    assert total == pytest.approx(env.aec.table.returns()[0], abs=1e-9)
