@@ -103,3 +103,26 @@ def test_calls_are_asked_before_the_card_is_turned() -> None:
             continue
         state.apply_action(int(rng.choice(legal)))
     assert waits > 0
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_perfect_information_is_declared_exactly_where_every_seat_sees_every_move(
+    game_id: str,
+) -> None:
+    """OpenSpiel's perfect information: every seat's record of a game is the whole record."""
+    game = gamenight.new_game(game_id, players=2)
+    state, rng = game.new_state(seed=1), np.random.default_rng(1)
+    for _ in range(3000):
+        if state.is_terminal():
+            break
+        if state.is_chance():
+            state.sample_chance()
+            continue
+        seat = int(rng.choice(state.actors()))
+        moves = state.legal_actions(seat)
+        state.apply(moves[int(rng.integers(len(moves)))], seat)
+    whole = state.record()["moves"]
+    open_book = all(state.public_record(s)["moves"] == whole for s in range(2))
+    declared = pyspiel.load_game(gos.short_name(game_id)).get_type().information
+    perfect = pyspiel.GameType.Information.PERFECT_INFORMATION
+    assert (declared == perfect) == open_book

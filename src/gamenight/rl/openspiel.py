@@ -33,7 +33,7 @@ import gamenight
 from gamenight.engine import Game, State, new_game
 
 from .aec import OPTIONAL
-from .encoding import WAIT, WAIT_INDEX, action_key, encoding
+from .encoding import WAIT, WAIT_INDEX, Encoding, action_key, encoding
 
 PREFIX = "python_gamenight_"
 LONGEST = 10**7  # a nominal bound: Shake, Snap and Gambler have no fixed longest game
@@ -43,7 +43,20 @@ UTILITY = {"shake": (0.0, 1.0), "gambler": (0.0, 1.0), "snap": (-1.0, 1.0),
            "slap-the-elephant": (-1.0, 1.0)}  # fmt: skip
 
 
-BUILT: dict[tuple[str, str], tuple[Game, Any, dict[Any, int]]] = {}  # per game and options
+# games whose chance moves no seat sees (Snap's and Slap's deals into face-down packs): every
+# other game shows every seat all that happens (a test compares records with public records)
+HIDDEN_CHANCE = frozenset({"snap", "slap-the-elephant"})
+BUILT: dict[tuple[str, str], tuple[Game, Encoding, dict[Any, int]]] = {}  # per game and options
+
+
+def _build(game_id: str, options: dict[str, Any]) -> tuple[Game, Encoding, dict[Any, int]]:
+    """The engine game, its encoding and catalogue index for these options (made once)."""
+    key = (game_id, json.dumps(options, sort_keys=True))
+    if key not in BUILT:
+        table_game = new_game(game_id, **options)
+        code = encoding(table_game)
+        BUILT[key] = (table_game, code, code.index())
+    return BUILT[key]
 
 
 def short_name(game_id: str) -> str:
@@ -82,8 +95,7 @@ class GamenightGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         options = dict(params or {})
-        table_game = new_game(self.GAME_ID, **options)
-        code = encoding(table_game)
+        table_game, code, _ = _build(self.GAME_ID, options)
         low, high = _utility(table_game)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(code.actions),
@@ -98,20 +110,15 @@ class GamenightGame(pyspiel.Game):
 
     # OpenSpiel may hand a state a fresh Python wrapper of this game, without its attributes:
     # what the state needs is looked up from the game's parameters instead
-    def _built(self) -> tuple[Game, Any, dict[Any, int]]:
-        key = (self.GAME_ID, json.dumps(self.get_parameters(), sort_keys=True))
-        if key not in BUILT:
-            table_game = new_game(self.GAME_ID, **self.get_parameters())
-            code = encoding(table_game)
-            BUILT[key] = (table_game, code, code.index())
-        return BUILT[key]
+    def _built(self) -> tuple[Game, Encoding, dict[Any, int]]:
+        return _build(self.GAME_ID, self.get_parameters())
 
     @property
     def table_game(self) -> Game:
         return self._built()[0]
 
     @property
-    def encoding(self) -> Any:
+    def encoding(self) -> Encoding:
         return self._built()[1]
 
     @property
@@ -236,7 +243,7 @@ class Observer:
 def game_type(game_id: str) -> pyspiel.GameType:
     table = new_game(game_id)
     cls = type(table)
-    hides = getattr(cls.new_state(table, seed=0), "VIEW_BY_SEAT", True)
+    hides = game_id in HIDDEN_CHANCE
     return pyspiel.GameType(
         short_name=short_name(game_id),
         long_name=f"gamenight {table.title}",
