@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit
 
 from .rng import LOW32, NO_REFCOUNT, REJECT, S32, SHAKE_OUTCOMES, SHAKE_REJECT, SIX, mix
+from .shake import HALF_HITS
 
 # phases, numbered as rl.encoding lists them (the observation's one-hot)
 ROLL, CHOOSE, SHAKE, SHAKEN, ORDER_ROLL, ORDER, FINAL_ROLL, OVER = range(8)
@@ -31,7 +32,6 @@ SCALARS = 14
 TOTAL, ROLLED, CRAPS, QUEUE, SLOT, SLOT_END, CONT, WINNERS, DONE = range(9)
 ROWS = 9
 SENSIBLE, RANDOM = 0, 1
-HALF_HITS = np.array([bin(b).count("1") for b in range(64)], dtype=np.int64)  # set bits of b
 SIX_BITS, SIX_SHIFT = np.uint64(63), np.uint64(6)
 NO_DICE = np.zeros((0, 0), dtype=np.int8)  # no tape: the stream
 
