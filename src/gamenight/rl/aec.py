@@ -122,7 +122,7 @@ class GamenightEnv(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._steps = 0
-        self._legal: tuple[tuple[int, int], list[int]] = ((-1, -1), [])
+        self._legal: tuple[int, dict[int, list[int]]] = (-1, {})
         self._draw_chance()
         if self.shaper is not None:
             self.shaper.reset()
@@ -154,24 +154,32 @@ class GamenightEnv(AECEnv):
         return [self.encoding.actions[i] for i in self._legal_indices(seat)]
 
     def _legal_indices(self, seat: int) -> list[int]:
-        version = (len(self.table.moves), seat)  # any move, chance too, appends to the history
+        """Each seat's entries, found once a moment: a step asks for several seats' (who decides
+        next), and the mask and the move ask again."""
+        version = len(self.table.moves)  # any move, chance too, appends to the history
         if self._legal[0] != version:
-            self._legal = (version, [self._index[action_key(a)] for a in self._find_legal(seat)])
-        return self._legal[1]
+            self._legal = (version, {})
+        known = self._legal[1]
+        if seat not in known:
+            known[seat] = self._find_legal(seat)
+        return known[seat]
 
-    def _find_legal(self, seat: int) -> list[Action]:
+    def _find_legal(self, seat: int) -> list[int]:
+        index = self._index
         state = self.table
         if state.is_terminal():
-            return [WAIT]
+            return [WAIT_INDEX]
         if self._throws():
-            return [THROW] if self._thrower() == seat else [WAIT]
+            return [index[action_key(THROW)]] if self._thrower() == seat else [WAIT_INDEX]
         if seat not in state.actors():
-            return [WAIT]
-        index = self._index
-        acts = [a for a in state.legal_actions(seat) if action_key(a) in index]
-        if all(a["type"] in OPTIONAL for a in acts):
-            acts.insert(0, WAIT)
-        return acts
+            return [WAIT_INDEX]
+        found, optional = [], True
+        for a in state.legal_actions(seat):
+            i = index.get(action_key(a))  # each action's key made once: the casino lists many
+            if i is not None:
+                found.append(i)
+                optional = optional and a["type"] in OPTIONAL
+        return [WAIT_INDEX, *found] if optional else found
 
     def mask(self, seat: int) -> np.ndarray:
         mask = np.zeros(len(self.encoding.actions), dtype=np.int8)
