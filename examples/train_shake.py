@@ -28,33 +28,80 @@ from gamenight.rl import single_agent_env
 
 try:  # the rl-train extra; without it --help still answers and a run says what to install
     from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.vec_env import DummyVecEnv
+    from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv
 
     MISSING = ""
 except ImportError as e:
     MISSING = e.name or "sb3-contrib"
+    VecEnv = object  # type: ignore[assignment,misc]
 
 GAME = "shake"
 
 
-class Flat(gym.ObservationWrapper):
-    """The observation vector alone, with ``action_masks()`` for MaskablePPO."""
+def make_env(opponents: str, players: int) -> gym.Env:
+    """Seat 0 of a Shake table: the observation vector alone, the mask in ``action_masks()``."""
+    return single_agent_env(GAME, players=players, opponents=opponents, flat=True)
 
-    def __init__(self, env: gym.Env) -> None:
-        super().__init__(env)
-        assert isinstance(env.observation_space, gym.spaces.Dict)
-        self.observation_space = env.observation_space["observation"]
 
-    def observation(self, observation: dict[str, np.ndarray]) -> np.ndarray:
-        self.mask = observation["action_mask"].astype(bool)
-        return observation["observation"]
+class Batched(VecEnv):  # type: ignore[misc,valid-type]
+    """gamenight's compiled batch of Shake tables (rl.vector_env) as a Stable-Baselines3 VecEnv:
+    the same observations, catalogue and rewards as ``make_env``, thousands of tables a call."""
+
+    def __init__(self, tables: int, opponents: str, players: int, seed: int) -> None:
+        from gamenight.rl import vector_env
+
+        self.venv = vector_env(GAME, num_envs=tables, players=players, opponents=opponents)
+        space = self.venv.single_observation_space
+        super().__init__(tables, space, self.venv.single_action_space)
+        self._seed = seed
+
+    def reset(self) -> np.ndarray:
+        obs, _ = self.venv.reset(seed=self._seed)
+        return obs
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = actions
+
+    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+        obs, rewards, ended, truncated, infos = self.venv.step(self._actions)
+        done = ended | truncated
+        final = infos["final_obs"]
+        out = [{"terminal_observation": final[i]} if done[i] else {} for i in range(self.num_envs)]
+        return obs, rewards.astype(np.float32), done, out
 
     def action_masks(self) -> np.ndarray:
-        return self.mask
+        return self.venv.action_masks()
+
+    def env_method(self, name: str, *args: Any, indices: Any = None, **kwargs: Any) -> list[Any]:
+        if name != "action_masks":
+            raise AttributeError(f"the batched tables have no method {name!r}")
+        return list(self.venv.action_masks())
+
+    def has_attr(self, name: str) -> bool:
+        return name == "action_masks"
+
+    def get_attr(self, name: str, indices: Any = None) -> list[Any]:
+        if name == "render_mode":
+            return [None] * self.num_envs
+        raise AttributeError(f"the batched tables have no attribute {name!r}")
+
+    def set_attr(self, name: str, value: Any, indices: Any = None) -> None:
+        raise AttributeError(f"the batched tables have no attribute {name!r} to set")
+
+    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
+        return [False] * self.num_envs
+
+    def close(self) -> None:
+        self.venv.close()
 
 
-def make_env(opponents: str, players: int) -> Flat:
-    return Flat(single_agent_env(GAME, players=players, opponents=opponents))
+def training_env(args: argparse.Namespace) -> Any:
+    """The tables the agent learns on: ``--batched N`` compiled ones, else Python ones."""
+    if args.batched:
+        return Batched(args.batched, args.train_against, args.players, args.seed)
+    venv = DummyVecEnv([lambda: make_env(args.train_against, args.players)] * args.envs)
+    venv.seed(args.seed)
+    return venv
 
 
 def evaluate(
@@ -94,6 +141,10 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--envs", type=int, default=8, help="parallel training tables")
+    parser.add_argument(
+        "--batched", type=int, default=0, metavar="N",
+        help="train on N tables of the compiled batch (rl.vector_env) instead",
+    )  # fmt: skip
     parser.add_argument("--batch", type=int, default=64, help="parallel evaluation tables")
     parser.add_argument("--save", help="save the trained model here (a .zip)")
     parser.add_argument(
@@ -106,12 +157,11 @@ def main(argv: list[str] | None = None) -> None:
     import torch
 
     torch.set_num_threads(1)  # small networks: threads cost more than they give
-    venv = DummyVecEnv([lambda: make_env(args.train_against, args.players)] * args.envs)
-    venv.seed(args.seed)
+    venv = training_env(args)
     model = MaskablePPO(
         "MlpPolicy",
         venv,
-        n_steps=256,
+        n_steps=256 if not args.batched else max(1, 2048 // args.batched),
         batch_size=256,
         gamma=1.0,  # one reward, at the end of the game: no reason to discount it
         learning_rate=3e-4,
@@ -124,6 +174,8 @@ def main(argv: list[str] | None = None) -> None:
     model.learn(total_timesteps=args.timesteps)
     trained = time.perf_counter() - start
     print(f"trained {args.timesteps:,} steps against {args.train_against} in {trained:.0f} s")
+    if args.games == 0:
+        return
     if args.save:
         model.save(args.save)
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import functools
 import random
-import types
 import warnings
 from pathlib import Path
 
+import gymnasium
 import numpy as np
 import pytest
 
@@ -16,7 +16,6 @@ pytest.importorskip("pettingzoo", reason="the rl extra is not installed: pip ins
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import (  # noqa: E402
     api_test,
-    max_cycles_test,
     parallel_api_test,
     parallel_seed_test,
     seed_test,
@@ -46,11 +45,36 @@ def test_pettingzoo_api(game: str, players: int) -> None:
 def test_pettingzoo_seed_and_max_cycles(game: str, players: int) -> None:
     seed_test(functools.partial(rl.env, game, players=players), num_cycles=50)
     parallel_seed_test(functools.partial(rl.parallel_env, game, players=players), num_cycles=50)
-    mod = types.SimpleNamespace(
-        env=functools.partial(rl.env, game, players=players),
-        parallel_env=functools.partial(rl.parallel_env, game, players=players),
-    )
-    max_cycles_test(mod)
+    _truncates_after_max_cycles(game, players)
+
+
+def _truncates_after_max_cycles(game: str, players: int, cycles: int = 4) -> None:
+    """PettingZoo's max_cycles_test counts every agent stepping once a cycle; with only deciding
+    seats stepping (one seat may decide many times running) the AEC counts differ by seat. So:
+    the Parallel env truncates after ``cycles`` steps, the AEC one after ``cycles`` steps per seat
+    (``cycles * players`` decisions), and then every agent steps out once."""
+    rng = np.random.default_rng(0)
+    par = rl.parallel_env(game, players=players, max_cycles=cycles)
+    obs, _ = par.reset(seed=0)
+    steps, truncated = 0, False
+    while par.agents:
+        picks = {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in par.agents}
+        obs, _, _, truncs, _ = par.step(picks)
+        steps, truncated = steps + 1, all(truncs.values())
+    assert (steps == cycles and truncated) or (steps < cycles and par.aec.table.is_terminal())
+    env = rl.env(game, players=players, max_cycles=cycles)
+    env.reset(seed=0)
+    live = out = 0
+    for _agent in env.agent_iter():
+        o, _, term, trunc, _ = env.last()
+        if term or trunc:
+            out += 1
+            env.step(None)
+            continue
+        live += 1
+        env.step(int(rng.choice(np.flatnonzero(o["action_mask"]))))
+    assert out == players
+    assert live == cycles * players or (live < cycles * players and env.table.is_terminal())
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -409,12 +433,14 @@ def test_environments_pickle_mid_game(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_observations_are_never_negative_as_the_space_declares(game: str) -> None:
+def test_observations_stay_inside_the_finite_box_the_space_declares(game: str) -> None:
     """Every feature is a count, a flag or a share of chips no purse can overdraw (only the bank
-    may go negative, and it is not observed), so the space says low=0 (it said -inf: nothing)."""
+    may go negative, and it is not observed), so the space says low=0 (it said -inf: nothing);
+    and each has a finite high (it said +inf), the figures no rule bounds clipped there."""
     env = rl.env(game, players=3)
     space = env.observation_space("player_0")
     assert float(space["observation"].low.min()) == 0.0
+    assert np.isfinite(space["observation"].high).all()
     rng = np.random.default_rng(0)
     for seed in range(3):
         env.reset(seed=seed)
@@ -448,3 +474,110 @@ def test_train_shake_without_the_training_extra_says_what_to_install(args: list[
         assert run.returncode == 0 and "--train-against" in run.stdout
     else:
         assert run.returncode == 1 and "pip install -e '.[rl-train]'" in run.stderr
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_only_a_seat_with_a_decision_steps(game: str) -> None:
+    """As in PettingZoo's classic games: the AEC environment never hands an agent a step whose
+    only legal action is wait (before, a third to a half of the steps were such waits); in a
+    turn-based game the agent stepping is the seat the engine waits for."""
+    env = rl.env(game, players=3)
+    rng = np.random.default_rng(2)
+    decisions = 0
+    for seed in range(2):
+        env.reset(seed=seed)
+        for agent in env.agent_iter(max_iter=2000):
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            mask = obs["action_mask"]
+            assert mask[1:].any(), f"{agent} was handed a forced wait"
+            seat = env.possible_agents.index(agent)
+            if not env.table.game.realtime and game != "snake-eyes":
+                assert seat in env.table.actors()
+            decisions += 1
+            env.step(int(rng.choice(np.flatnonzero(mask))))
+    assert decisions > 0
+
+
+def test_a_shaker_steps_again_and_again() -> None:
+    """Shake: a shaker who shakes on is asked again at once; nobody else steps in between."""
+    env = rl.env("shake", players=2)
+    env.reset(seed=1)
+    shake, runs = env.encoding.actions.index({"type": "shake"}), 0
+    for agent in env.agent_iter(max_iter=400):
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        allowed = np.flatnonzero(obs["action_mask"])
+        env.step(shake if shake in allowed else int(allowed[0]))
+        runs += env.agent_selection == agent and env.table.view()["phase"] == "shaken"
+    assert runs > 0
+
+
+def test_flat_observations_carry_the_mask_in_infos() -> None:
+    for game in ("shake", "snap"):
+        api_test(rl.env(game, players=2, flat=True), num_cycles=100)
+        parallel_api_test(rl.parallel_env(game, players=2, flat=True), num_cycles=100)
+    flat, full = rl.env("shake", players=3, flat=True), rl.env("shake", players=3)
+    flat.reset(seed=5)
+    full.reset(seed=5)
+    assert flat.observation_space("player_0") == full.observation_space("player_0")["observation"]
+    for _ in range(12):  # a dozen decisions: far from the end of ten rounds
+        agent = full.agent_selection
+        assert flat.agent_selection == agent
+        obs, info = full.observe(agent), flat.infos[agent]
+        assert np.array_equal(flat.observe(agent), obs["observation"])
+        assert np.array_equal(info["action_mask"], obs["action_mask"])
+        action = int(np.flatnonzero(obs["action_mask"])[-1])
+        flat.step(action)
+        full.step(action)
+    with pytest.raises(ValueError, match="flat"):
+        rl.env("shake", flat="yes")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_shaped_rewards_add_up_to_the_return(game: str) -> None:
+    """rl.shaping pays each change of a seat's standing as it happens; over a whole game the
+    payments add up to the seat's return, and some come before the end."""
+    env = rl.env(game, players=2, shaped_rewards=True)
+    rng = np.random.default_rng(4)
+    env.reset(seed=4)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    early = False
+    for agent in env.agent_iter(max_iter=200_000):
+        obs, reward, term, trunc, _ = env.last()
+        totals[agent] += reward
+        early = early or (reward != 0 and not env.table.is_terminal())
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert env.table.is_terminal()
+    returns = env.table.returns()
+    for seat, agent in enumerate(env.possible_agents):
+        assert totals[agent] == pytest.approx(returns[seat], abs=1e-9)
+    assert early, "the shaped rewards paid something during the game"
+
+
+@pytest.mark.parametrize("game", ["shake", "snake-eyes-casino"])
+def test_gymnasium_shaped_rewards_and_flat_observations(game: str) -> None:
+    """The single-agent wrapper takes both keywords: the shaped rewards paid while the bots play
+    reach the agent at its next step, so a game's rewards still add up to its return; a flat
+    observation is the vector, its mask in the info and in action_masks()."""
+    env = rl.single_agent_env(game, players=2, shaped_rewards=True, flat=True, opponents="random")
+    check_env(rl.single_agent_env(game, players=2, flat=True), skip_render_check=True)
+    assert isinstance(env.observation_space, gymnasium.spaces.Box)
+    rng = np.random.default_rng(6)
+    obs, info = env.reset(seed=6)
+    total, paid_early, done = 0.0, False, False
+    while not done:
+        assert env.observation_space.contains(obs)
+        assert np.array_equal(info["action_mask"].astype(bool), env.action_masks())
+        obs, reward, term, trunc, info = env.step(
+            int(rng.choice(np.flatnonzero(env.action_masks())))
+        )
+        total += reward
+        done = term or trunc
+        paid_early = paid_early or (reward != 0 and not done)
+    assert term and paid_early
+    assert total == pytest.approx(env.aec.table.returns()[0], abs=1e-9)

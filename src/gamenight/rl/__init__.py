@@ -2,7 +2,8 @@
 
 Install with ``pip install -e '.[rl]'``. ``env("shake", players=3)`` gives an AEC environment for
 any game; ``parallel_env`` a Parallel one (simultaneous calls in the real-time games);
-``single_agent_env`` seats bots in the other chairs for Gymnasium.
+``single_agent_env`` seats bots in the other chairs for Gymnasium; ``vector_env`` steps thousands
+of tables at once in compiled code.
 """
 
 from __future__ import annotations
@@ -37,6 +38,23 @@ def single_agent_env(game_id: str, **kwargs: Any) -> SingleAgentEnv:
     return SingleAgentEnv(game_id, **kwargs)
 
 
+def vector_env(game_id: str, **kwargs: Any) -> Any:
+    """A batch of ``num_envs`` tables stepped in compiled code (a Gymnasium ``VectorEnv``);
+    needs the kernels extra (Numba)."""
+    try:
+        from .vector import VECTOR_ENVS
+    except ImportError as error:
+        raise ImportError(
+            f"rl.vector_env needs the kernels extra ({error.name or error} is missing): "
+            "pip install 'gamenight[rl,kernels]'"
+        ) from error
+    if game_id not in VECTOR_ENVS:
+        raise ValueError(
+            f"no batched environment for {game_id!r}: there is one for {sorted(VECTOR_ENVS)}"
+        )
+    return VECTOR_ENVS[game_id](**kwargs)
+
+
 __all__ = [
     "GamenightEnv",
     "GamenightParallelEnv",
@@ -45,4 +63,5 @@ __all__ = [
     "env",
     "parallel_env",
     "single_agent_env",
+    "vector_env",
 ]

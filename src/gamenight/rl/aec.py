@@ -1,13 +1,18 @@
 """A PettingZoo AEC environment for any registered game, through the public protocol only.
 
-Agents take turns in seat order, one decision each per cycle; an agent with nothing to decide
-now has one legal action, ``wait``. Agents end together at the end of a cycle, and
-``max_cycles`` truncates after that many cycles. The table changes at every step, so
-PettingZoo's ``aec_to_parallel`` does not apply: ``parallel_env`` is the Parallel version. Chance
-moves (dice, deals, shuffles) are drawn by the state between decisions, except in Snake Eyes,
-whose every move is a throw: there the thrower's action is ``throw``. Rewards come at the end
-of a game: each seat's ``returns()``. An illegal index is refused as a no-op and flagged in
-``infos[agent]["illegal"]``.
+Only a seat with a decision steps, as in PettingZoo's classic games: in a turn-based game the
+seat to move, again and again if it moves again (a Shake shaker), and a seat waiting for others
+is skipped. A seat whose moves are all optional (calls in Snap and Slap, wagers, IOUs) has a
+decision, so in the calling games every seat steps in turn, with ``wait`` to let a moment go.
+Chance moves (dice, deals, shuffles) are drawn by the state between decisions, except in Snake
+Eyes, whose every move is a throw: there the thrower's action is ``throw``. The game's end ends
+every agent at once; ``max_cycles`` truncates after that many steps per seat (``max_cycles``
+times the number of players). Rewards are the seats' ``returns()`` at the end, or with
+``shaped_rewards=True`` every change of each seat's standing (rl.shaping). ``flat=True`` makes
+an observation the vector alone, the mask moving to ``infos[agent]["action_mask"]``. An illegal
+index is refused as a no-op and flagged in ``infos[agent]["illegal"]``. The table changes at
+every step, so PettingZoo's ``aec_to_parallel`` does not apply: ``parallel_env`` is the
+Parallel version.
 """
 
 from __future__ import annotations
@@ -21,7 +26,8 @@ from pettingzoo import AECEnv
 
 from gamenight.engine import GamenightError, State, new_game
 
-from .encoding import THROW, WAIT, Action, action_key, encoding
+from .encoding import THROW, WAIT, WAIT_INDEX, Action, action_key, encoding
+from .shaping import Shaper
 
 # Moves a seat may make or leave: calls in the real-time games, wagers while others decide,
 # IOUs at any time. A seat whose legal actions are all optional may also wait.
@@ -50,6 +56,8 @@ class GamenightEnv(AECEnv):
         game_id: str,
         render_mode: str | None = None,
         max_cycles: int | None = None,
+        shaped_rewards: bool = False,
+        flat: bool = False,
         **options: Any,
     ) -> None:
         super().__init__()
@@ -62,15 +70,22 @@ class GamenightEnv(AECEnv):
         self._index = self.encoding.index()
         self.render_mode = render_mode
         self.max_cycles = max_cycles
+        for name, value in (("shaped_rewards", shaped_rewards), ("flat", flat)):
+            if type(value) is not bool:
+                raise ValueError(f"{name} must be True or False, not {value!r}")
+        self.shaper = Shaper(self.game) if shaped_rewards else None
+        self.flat = flat
         self.metadata = {**self.metadata, "name": f"gamenight_{game_id.replace('-', '_')}_v0"}
         self.possible_agents = [f"player_{i}" for i in range(self.game.players)]
         n_actions = len(self.encoding.actions)
-        self._observation_space = spaces.Dict(
+        self._observation_space: spaces.Space = spaces.Dict(
             {
-                "observation": spaces.Box(0.0, np.inf, (self.encoding.size,), np.float32),
+                "observation": spaces.Box(0.0, self.encoding.high, dtype=np.float32),
                 "action_mask": spaces.Box(0, 1, (n_actions,), np.int8),
             }
         )
+        if flat:
+            self._observation_space = self._observation_space["observation"]
         self._action_space = spaces.Discrete(n_actions)
         self.state_: State | None = None
 
@@ -106,11 +121,15 @@ class GamenightEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._seat = 0
-        self._cycles = 0
-        self._legal: tuple[tuple[int, int], list[int]] = ((-1, -1), [])
+        self._steps = 0
+        self._legal: tuple[int, dict[int, list[int]]] = (-1, {})
         self._draw_chance()
-        self.agent_selection = self.agents[0]
+        if self.shaper is not None:
+            self.shaper.reset()
+        if self.flat:
+            for a in self.agents:
+                self.infos[a]["action_mask"] = self.mask(self.possible_agents.index(a))
+        self.agent_selection = self._next_decider(len(self.agents) - 1)
 
     def _throws(self) -> bool:
         """Snake Eyes: chance is the thrower's move, not something that happens between turns."""
@@ -135,32 +154,52 @@ class GamenightEnv(AECEnv):
         return [self.encoding.actions[i] for i in self._legal_indices(seat)]
 
     def _legal_indices(self, seat: int) -> list[int]:
-        version = (len(self.table.moves), seat)  # any move, chance too, appends to the history
+        """Each seat's entries, found once a moment: a step asks for several seats' (who decides
+        next), and the mask and the move ask again."""
+        version = len(self.table.moves)  # any move, chance too, appends to the history
         if self._legal[0] != version:
-            self._legal = (version, [self._index[action_key(a)] for a in self._find_legal(seat)])
-        return self._legal[1]
+            self._legal = (version, {})
+        known = self._legal[1]
+        if seat not in known:
+            known[seat] = self._find_legal(seat)
+        return known[seat]
 
-    def _find_legal(self, seat: int) -> list[Action]:
+    def _find_legal(self, seat: int) -> list[int]:
+        index = self._index
         state = self.table
         if state.is_terminal():
-            return [WAIT]
+            return [WAIT_INDEX]
         if self._throws():
-            return [THROW] if self._thrower() == seat else [WAIT]
+            return [index[action_key(THROW)]] if self._thrower() == seat else [WAIT_INDEX]
         if seat not in state.actors():
-            return [WAIT]
-        index = self._index
-        acts = [a for a in state.legal_actions(seat) if action_key(a) in index]
-        if all(a["type"] in OPTIONAL for a in acts):
-            acts.insert(0, WAIT)
-        return acts
+            return [WAIT_INDEX]
+        found, optional = [], True
+        for a in state.legal_actions(seat):
+            i = index.get(action_key(a))  # each action's key made once: the casino lists many
+            if i is not None:
+                found.append(i)
+                optional = optional and a["type"] in OPTIONAL
+        return [WAIT_INDEX, *found] if optional else found
 
     def mask(self, seat: int) -> np.ndarray:
         mask = np.zeros(len(self.encoding.actions), dtype=np.int8)
         mask[self._legal_indices(seat)] = 1
         return mask
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def _next_decider(self, seat: int) -> str:
+        """The first seat after ``seat`` (in seat order, ``seat`` itself last) with a decision;
+        at the end, simply the next seat (every agent then steps out)."""
+        n = len(self.possible_agents)
+        if not self.table.is_terminal():
+            for k in range(1, n + 1):
+                if self._legal_indices((seat + k) % n) != [WAIT_INDEX]:
+                    return self.possible_agents[(seat + k) % n]
+        return self.possible_agents[(seat + 1) % n]
+
+    def observe(self, agent: str) -> Any:
         seat = self.possible_agents.index(agent)
+        if self.flat:
+            return self.encoding.observe(self.table.view(seat), seat)
         return {
             "observation": self.encoding.observe(self.table.view(seat), seat),
             "action_mask": self.mask(seat),
@@ -190,17 +229,22 @@ class GamenightEnv(AECEnv):
         seat = self.possible_agents.index(agent)
         self._cumulative_rewards[agent] = 0.0
         self.infos[agent] = {"illegal": action is None or not self._play(seat, action)}
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._seat = (seat + 1) % len(self.possible_agents)
-        if self._seat == 0:  # agents end together, at the end of a cycle
-            self._cycles += 1
-            state = self.table
-            if state.is_terminal():
-                self.rewards = dict(zip(self.agents, map(float, state.returns()), strict=True))
-                self.terminations = dict.fromkeys(self.agents, True)
-            elif self.max_cycles is not None and self._cycles >= self.max_cycles:
-                self.truncations = dict.fromkeys(self.agents, True)
-        self.agent_selection = self.possible_agents[self._seat]
+        self._steps += 1
+        state = self.table
+        if self.shaper is not None:
+            self.rewards = dict(zip(self.possible_agents, self.shaper.pay(state), strict=True))
+        elif state.is_terminal():
+            self.rewards = dict(zip(self.agents, map(float, state.returns()), strict=True))
+        else:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+        if state.is_terminal():
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif self.max_cycles is not None and self._steps >= self.max_cycles * len(self.agents):
+            self.truncations = dict.fromkeys(self.agents, True)
+        if self.flat:
+            for a in self.agents:
+                self.infos[a]["action_mask"] = self.mask(self.possible_agents.index(a))
+        self.agent_selection = self._next_decider(seat)
         self._accumulate_rewards()
 
     def _play(self, seat: int, action: Action) -> bool:

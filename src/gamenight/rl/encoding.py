@@ -24,6 +24,10 @@ WAIT: Action = {"type": "wait"}  # no decision now: the agent lets the table go 
 WAIT_INDEX = 0  # every catalogue's first entry
 THROW: Action = {"type": "throw"}  # Snake Eyes: the thrower throws (the engine's chance move)
 CARDS: tuple[str, ...] = tuple(PICTURES)
+# caps of the figures no rule bounds (observations are clipped there; see docs/rl.md)
+POINTS_CAP = 4.0  # Shake: 4,000 points in hand, and 4,000 plus 100 a round in a total
+BANKROLL_CAP = 10.0  # the casino table: ten times the starting bankroll
+CASH_CAP = 10.0  # Gambler: $10,000
 
 
 def action_key(action: Action) -> tuple[tuple[str, Any], ...]:
@@ -38,10 +42,13 @@ class Encoding:
     actions: tuple[Action, ...]
     size: int  # length of the observation vector
     observe: Callable[[dict[str, Any], int], np.ndarray]
+    high: np.ndarray  # each feature's largest value (every feature is 0 or more)
 
     def __post_init__(self) -> None:
         if self.actions[0] != WAIT:  # an agent with no decision plays entry WAIT_INDEX
             raise ValueError("a catalogue of actions starts with wait")
+        if self.high.shape != (self.size,):
+            raise ValueError(f"high has {self.high.shape} entries for {self.size} features")
 
     def index(self) -> dict[tuple[tuple[str, Any], ...], int]:
         return {action_key(a): i for i, a in enumerate(self.actions)}
@@ -66,6 +73,26 @@ def _vector(values: list[float]) -> np.ndarray:
     return np.asarray(values, dtype=np.float32)
 
 
+def _bounds(size: int, caps: dict[int, float] | None = None) -> np.ndarray:
+    """Every feature's upper bound: 1 (a share, a flag, a one-hot) unless ``caps`` says more."""
+    high = np.ones(size, dtype=np.float32)
+    for i, cap in (caps or {}).items():
+        high[i] = cap
+    return high
+
+
+def _capped(
+    observe: Callable[[dict[str, Any], int], np.ndarray], high: np.ndarray
+) -> Callable[[dict[str, Any], int], np.ndarray]:
+    """``observe`` clipped at ``high``: figures the rules leave unbounded (a Shake total, a
+    bankroll, Gambler cash) stop at a cap no ordinary game reaches, so the space is a finite box."""
+
+    def clipped(view: dict[str, Any], seat: int) -> np.ndarray:
+        return np.minimum(observe(view, seat), high)
+
+    return clipped
+
+
 # --- Snake Eyes: no choices; the thrower's one action is to throw --------------------------------
 def _snake_eyes(game: Game) -> Encoding:
     n = game.players
@@ -82,7 +109,8 @@ def _snake_eyes(game: Game) -> Encoding:
             out += [p["chips"] / chips] + [1.0 if k in up else 0.0 for k in range(2, 13)]
         return _vector(out)
 
-    return Encoding((WAIT, THROW), 7 + n + n * 12, observe)
+    size = 7 + n + n * 12
+    return Encoding((WAIT, THROW), size, observe, _bounds(size))
 
 
 # --- Shake ------------------------------------------------------------------------------------
@@ -111,7 +139,14 @@ def _shake(game: Game) -> Encoding:
             out += [p["total"] / scale, (points or 0) / 60, p["crap_outs"] / rounds]
         return _vector(out)
 
-    return Encoding(actions, len(phases) + 2 + 2 * n + 2 + 3 * n, observe)
+    size = len(phases) + 2 + 2 * n + 2 + 3 * n
+    seat0 = len(phases) + 2 + 2 * n + 2  # the first seat's block: total, die, crap-outs
+    caps = {seat0 - 2: POINTS_CAP}  # points in hand / 1000
+    for k in range(n):
+        caps[seat0 + 3 * k] = POINTS_CAP + rounds / 10  # a total / 1000
+        caps[seat0 + 3 * k + 2] = (rounds + 1) / rounds  # crap-outs, the All Shake's too
+    high = _bounds(size, caps)
+    return Encoding(actions, size, _capped(observe, high), high)
 
 
 # --- Snake Eyes casino table --------------------------------------------------------------------
@@ -144,7 +179,12 @@ def _casino(game: Game) -> Encoding:
         lit = set(view["lit"])
         return _vector(out + mine + others + [1.0 if w in lit else 0.0 for w in WAGER_IDS])
 
-    return Encoding(actions, len(phases) + 3 * n + 3 * len(areas), observe)
+    size = len(phases) + 3 * n + 3 * len(areas)
+    rolls = len(phases) + 2 * n  # the bankrolls, then my chips, then the others'
+    caps = {rolls + k: BANKROLL_CAP for k in range(n)}
+    caps |= {rolls + n + len(areas) + i: float(max(n - 1, 1)) for i in range(len(areas))}
+    high = _bounds(size, caps)
+    return Encoding(actions, size, _capped(observe, high), high)
 
 
 # --- Snap and Slap the Elephant -----------------------------------------------------------------
@@ -165,7 +205,8 @@ def _cards(game: Game, calls: tuple[str, ...]) -> Encoding:
             out += _onehot(top, CARDS)
         return _vector(out)
 
-    return Encoding(actions, len(phases) + n + 1 + len(CARDS) + n * (3 + len(CARDS)), observe)
+    size = len(phases) + n + 1 + len(CARDS) + n * (3 + len(CARDS))
+    return Encoding(actions, size, observe, _bounds(size))
 
 
 # --- Gambler ------------------------------------------------------------------------------------
@@ -192,7 +233,10 @@ def _gambler(game: Game) -> Encoding:
             out += [len(p["tickets"]) / 10]
         return _vector(out)
 
-    return Encoding(actions, len(phases) + n + 2 + len(spaces) + 5 * n, observe)
+    size = len(phases) + n + 2 + len(spaces) + 5 * n
+    seat0 = len(phases) + n + 2 + len(spaces)  # cash / 1000 opens each seat's block of five
+    high = _bounds(size, {seat0 + 5 * k: CASH_CAP for k in range(n)})
+    return Encoding(actions, size, _capped(observe, high), high)
 
 
 BUILDERS: dict[str, Callable[[Game], Encoding]] = {

@@ -9,7 +9,8 @@ too late and dropped, as the engine's real-time table drops it (``infos[agent]["
 call at nothing is false however many make it. Turning a card comes last; a turn the moment's
 calls made impossible is late too. In a turn-based game only one seat has a
 decision at a moment (the others' masks offer only ``wait``), so a step is one decision, made on
-the table every agent sees.
+the table every agent sees. ``max_cycles`` truncates after that many steps; ``shaped_rewards``
+and ``flat`` are as in the AEC environment.
 
 PettingZoo's ``aec_to_parallel`` does not apply: the AEC table changes at every step, so a
 converted environment would judge a later seat's action on a table it never saw.
@@ -57,7 +58,7 @@ class GamenightParallelEnv(ParallelEnv):
         self.rng = random.Random(seed)
         self.agents = list(self.possible_agents)
         self.steps = 0
-        return self._observations(), {a: {} for a in self.agents}
+        return self._observations(), {a: dict(self.aec.infos[a]) for a in self.agents}
 
     def _observations(self) -> dict[str, Any]:
         return {a: self.aec.observe(a) for a in self.agents}
@@ -90,15 +91,21 @@ class GamenightParallelEnv(ParallelEnv):
                 illegal[agent] = not played and not changed
         self.steps += 1
         done = state.is_terminal()
-        returns = state.returns() if done else [0.0] * len(self.possible_agents)
+        if aec.shaper is not None:  # each seat's change of standing (rl.shaping)
+            returns = aec.shaper.pay(state)
+        else:
+            returns = state.returns() if done else [0.0] * len(self.possible_agents)
         rewards = {a: float(returns[self.possible_agents.index(a)]) for a in self.agents}
         truncated = not done and self.max_cycles is not None and self.steps >= self.max_cycles
         terminations = dict.fromkeys(self.agents, done)
         truncations = dict.fromkeys(self.agents, truncated)
         observations = self._observations()
-        infos = {
+        infos: dict[str, dict[str, Any]] = {
             a: {"illegal": illegal.get(a, False), "late": late.get(a, False)} for a in self.agents
         }
+        if aec.flat:  # the observation is the vector alone: the masks travel here
+            for a in self.agents:
+                infos[a]["action_mask"] = aec.mask(self.possible_agents.index(a))
         if done or truncated:
             self.agents = []
         return observations, rewards, terminations, truncations, infos

@@ -32,9 +32,13 @@ class SingleAgentEnv(gym.Env):
         opponents: str = "sensible",
         render_mode: str | None = None,
         max_cycles: int | None = 10_000,
+        flat: bool = False,
         **options: Any,
     ) -> None:
         self.aec = GamenightEnv(game_id, render_mode=render_mode, max_cycles=max_cycles, **options)
+        if type(flat) is not bool:
+            raise ValueError(f"flat must be True or False, not {flat!r}")
+        self.flat = flat  # the vector alone; the mask in infos and action_masks()
         if type(seat) is not int or not 0 <= seat < self.aec.game.players:
             raise ValueError(f"seat must be 0 to {self.aec.game.players - 1}, not {seat!r}")
         self.seat = seat
@@ -43,12 +47,14 @@ class SingleAgentEnv(gym.Env):
         self.opponents = opponents
         self._ended_unasked = False
         self.render_mode = render_mode
-        self.observation_space = self.aec.observation_space(self.agent)
+        space = self.aec.observation_space(self.agent)
+        assert isinstance(space, gym.spaces.Dict)
+        self.observation_space = space["observation"] if flat else space
         self.action_space = self.aec.action_space(self.agent)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    ) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(2**63))
         self.aec.reset(seed=game_seed)
@@ -59,7 +65,21 @@ class SingleAgentEnv(gym.Env):
         }
         self._others()
         self._ended_unasked = self._over()
-        return self._observe(), {}
+        info: dict[str, Any] = {}
+        return self._answer(info), info
+
+    def _answer(self, info: dict[str, Any]) -> Any:
+        """The observation to hand out (the mask into ``info`` when flat)."""
+        obs = self._observe()
+        self.mask = obs["action_mask"]
+        if not self.flat:
+            return obs
+        info["action_mask"] = self.mask
+        return obs["observation"]
+
+    def action_masks(self) -> np.ndarray:
+        """The legal entries now, as bools (MaskablePPO asks for them)."""
+        return self.mask.astype(bool)
 
     def _over(self) -> bool:
         return bool(self.aec.terminations[self.agent] or self.aec.truncations[self.agent])
@@ -71,22 +91,26 @@ class SingleAgentEnv(gym.Env):
             obs["action_mask"][WAIT_INDEX] = 1
         return obs
 
-    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        carried = 0.0  # rewards paid since this seat last stepped (shaped ones, while bots play)
         if self._ended_unasked:  # the game ended before this seat had a decision
             if self.aec.catalogue_action(action) != WAIT:  # only wait: anything else refused
-                return self._observe(), 0.0, False, False, {"illegal": True}
+                info = {"illegal": True}
+                return self._answer(info), 0.0, False, False, info
             self._ended_unasked = False
             info = {"illegal": False}
         elif self.aec.state_ is None or self._over():
             raise RuntimeError("no game is on: call reset() before step()")
         else:
+            carried = float(self.aec._cumulative_rewards[self.agent])  # step() clears it
             self.aec.step(action)
-            info = dict(self.aec.infos[self.agent])
+            info = {"illegal": self.aec.infos[self.agent]["illegal"]}
             self._others()
-        reward = float(self.aec._cumulative_rewards[self.agent])
+        reward = carried + float(self.aec._cumulative_rewards[self.agent])
         self.aec._cumulative_rewards[self.agent] = 0.0
+        obs = self._answer(info)
         return (
-            self._observe(),
+            obs,
             reward,
             bool(self.aec.terminations[self.agent]),
             bool(self.aec.truncations[self.agent]),
