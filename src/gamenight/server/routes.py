@@ -236,7 +236,8 @@ def add_routes(
             return FileResponse(path, media_type="text/html")
         return HTMLResponse(
             "<!doctype html><title>gamenight</title><p>gamenight is running; the browser "
-            "client is not installed. The API is at <a href=/docs>/docs</a>.</p>"
+            "client is not installed. The API is described at "
+            "<a href=/openapi.json>/openapi.json</a>.</p>"
         )
 
     @app.get("/", include_in_schema=False)

@@ -1,0 +1,104 @@
+"""One stranger against `gamenight serve` (issue 28): each attack gets a typed refusal or a
+bound, and nothing it does reaches anyone else's table."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+
+from services import WAIT, ServerProcess
+
+pytestmark = pytest.mark.server
+
+HUMANS2 = [{"kind": "human"}, {"kind": "human"}]
+
+
+@pytest.mark.parametrize("name", ["game_id", "self"])
+def test_an_option_named_like_a_parameter_is_an_unknown_option(
+    server: ServerProcess, name: str
+) -> None:
+    """`game_id` and `self` clashed with the constructors' own parameters: a 500 and a
+    traceback in the log instead of the unknown-option answer every other name gets."""
+    body: dict[str, Any] = {"game": "shake", "seats": HUMANS2, "options": {name: 1}}
+    r = server.post("/api/tables", body)
+    assert r.status_code == 422 and r.json()["code"] == "bad_option", r.text
+    assert repr(name) in r.json()["message"] and "unknown option" in r.json()["message"]
+
+
+@pytest.mark.parametrize("path", ["/", "/t/abc", "/t/abc/display", "/api/games", "/healthz"])
+def test_every_answer_carries_the_browser_hardening_headers(
+    server: ServerProcess, path: str
+) -> None:
+    """The table page holds a seat token: no other site may frame it, no script but this
+    origin's may run in it, and no referrer leaves it."""
+    r = server.get(path)
+    csp = r.headers["content-security-policy"]
+    assert "frame-ancestors 'none'" in csp and "script-src 'self'" in csp, csp
+    assert "unsafe-inline" not in csp.split("script-src")[1].split(";")[0], csp
+    assert r.headers["x-content-type-options"] == "nosniff"
+    assert r.headers["x-frame-options"] == "DENY"
+    assert r.headers["referrer-policy"] == "no-referrer"
+
+
+def test_swagger_from_a_cdn_is_off_unless_asked_for(
+    server: ServerProcess, start_server: Callable[..., ServerProcess]
+) -> None:
+    """Swagger UI's script comes from a CDN with no integrity hash, onto the origin where seat
+    tokens live: off by default, the schema itself still served."""
+    assert server.get("/docs").status_code == 404
+    assert server.get("/openapi.json").json()["info"]["title"] == "gamenight"
+    docs = start_server(None, "--api-docs").get("/docs")
+    assert docs.status_code == 200 and "swagger" in docs.text.lower()
+
+
+def test_a_foreign_host_name_is_refused_on_a_loopback_server(
+    start_server: Callable[..., ServerProcess],
+) -> None:
+    """DNS rebinding: a page on evil.example resolved to 127.0.0.1 reaches a loopback server
+    under its own name; only loopback names (or the --allowed-host list) are answered."""
+    server = start_server(None)
+    assert server.get("/healthz").status_code == 200
+
+    def under(host: str) -> httpx.Response:
+        return server.request(
+            lambda: httpx.get(server.url + "/api/games", headers={"Host": host}, timeout=WAIT)
+        )
+
+    assert under(f"localhost:{server.port}").status_code == 200
+    assert under("evil.example").status_code == 400
+    listed = start_server(None, "--allowed-host", "games.example", "--allowed-host", "127.0.0.1")
+    r = listed.request(
+        lambda: httpx.get(
+            listed.url + "/api/games", headers={"Host": "games.example"}, timeout=WAIT
+        )
+    )
+    assert r.status_code == 200
+    r = listed.request(
+        lambda: httpx.get(listed.url + "/api/games", headers={"Host": "localhost"}, timeout=WAIT)
+    )
+    assert r.status_code == 400  # not on its list
+
+
+async def test_half_sent_request_heads_are_closed_and_others_are_still_served(
+    server: ServerProcess,
+) -> None:
+    """20,000 requests that never finished their head were held open for ever, until nothing
+    else could connect. A head must be whole within a deadline, and within 16 KiB."""
+    held = []
+    for _ in range(50):
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        writer.write(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        held.append((reader, writer))
+    assert server.get("/healthz").status_code == 200
+    for reader, _ in held:  # closed by the server: the read ends (main held them for ever)
+        assert await asyncio.wait_for(reader.read(), 120) == b""
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    writer.write(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 20000)
+    answer = await asyncio.wait_for(reader.read(), 120)
+    assert answer.startswith(b"HTTP/1.1 431") and b"frame_too_large" in answer, answer[:200]
+    for _, w in [*held, (reader, writer)]:
+        w.close()
