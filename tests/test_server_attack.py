@@ -4,13 +4,15 @@ bound, and nothing it does reaches anyone else's table."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from services import WAIT, ServerProcess
+from services import WAIT, ServerProcess, until, wait_until
 
 pytestmark = pytest.mark.server
 
@@ -102,3 +104,67 @@ async def test_half_sent_request_heads_are_closed_and_others_are_still_served(
     assert answer.startswith(b"HTTP/1.1 431") and b"frame_too_large" in answer, answer[:200]
     for _, w in [*held, (reader, writer)]:
         w.close()
+
+
+async def test_the_wal_is_emptied_once_a_long_reader_lets_go(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While moves keep coming a passive checkpoint never completes, and the WAL never starts
+    over (5 GB in 9 minutes of an all-bot table). Past its limit the checkpoint truncates it."""
+    from gamenight.server import sqlite_writer
+
+    monkeypatch.setattr(sqlite_writer, "WAL_LIMIT", 256 * 1024)
+    monkeypatch.setattr(sqlite_writer, "CHECKPOINT_EVERY", 20)
+    path = str(tmp_path / "g.db")
+    writer = sqlite_writer.SqliteWriter(path)
+    await writer.commit([("CREATE TABLE m (x BLOB)", [()])])
+    reader = sqlite3.connect(path)
+    reader.execute("BEGIN")
+    reader.execute("SELECT count(*) FROM m").fetchall()  # holds its snapshot: no checkpoint ends
+    row = [(b"x" * 4000,)] * 4
+    for _ in range(200):
+        await writer.commit([("INSERT INTO m VALUES (?)", row)])
+    wal = Path(path + "-wal")
+    assert wal.stat().st_size > 2 * 1024 * 1024
+    reader.execute("COMMIT")
+    reader.close()
+
+    async def small() -> bool:
+        await writer.commit([("INSERT INTO m VALUES (?)", row[:1])])
+        return wal.stat().st_size <= 256 * 1024
+
+    await until(small, what="the WAL to be truncated")
+    await writer.close()
+
+
+def test_bots_alone_keep_no_table_alive(start_server: Callable[..., ServerProcess]) -> None:
+    """An all-bot casino table with a huge bankroll and roll cap played for as long as the
+    server lived, since every bot move counted as activity: with nobody connected it now
+    expires like any idle table, and a restart does not bring it back."""
+    server = start_server(None, "--idle-minutes", "0.05")
+    bots = [{"kind": "bot", "strategy": "numbers"}, {"kind": "bot", "strategy": "numbers"}]
+    options = {"bankroll": 10**9, "max_rolls": 10**7}
+    made = server.table("snake-eyes-casino", bots, bot_pace="instant", options=options)
+    tid = made["table_id"]
+    assert server.post(f"/api/tables/{tid}/start", None, made["host_token"]).status_code == 200
+    wait_until(
+        lambda: server.get(f"/api/tables/{tid}").json()["status"] == "expired",
+        poll=0.2,
+        what="the unattended all-bot table to expire",
+    )
+    moves = server.get(f"/api/tables/{tid}").json()["move"]
+    assert moves > 0
+
+
+def test_a_tables_bots_play_a_burst_then_at_a_bounded_rate() -> None:
+    """After BOT_BURST moves at once, each further bot move waits for the table's bucket."""
+    from gamenight.server.clock import BOT_BURST, BOT_RATE
+    from gamenight.server.limits import RateLimit
+
+    now = [0.0]
+    bucket = RateLimit(BOT_RATE, BOT_BURST, clock=lambda: now[0])
+    assert all(bucket.reserve() == 0 for _ in range(BOT_BURST))
+    waits = [bucket.reserve() for _ in range(3)]
+    assert waits == pytest.approx([1 / BOT_RATE, 2 / BOT_RATE, 3 / BOT_RATE])
+    now[0] += 4 / BOT_RATE  # time passes: the borrowed tokens are paid back first
+    assert bucket.reserve() == 0 and bucket.reserve() > 0

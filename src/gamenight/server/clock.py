@@ -19,10 +19,16 @@ from gamenight.realtime.table import correct_call
 
 from . import throws
 from .frames import actors
+from .limits import RateLimit
 from .protocol import ServerError
 from .table import Accepted, SeatKey, Table
 
 log = logging.getLogger("gamenight.server")
+
+# An all-bot table at instant pace made ~1,000 moves a second for as long as the server lived:
+# the bots of a table play their first BOT_BURST moves at once, then BOT_RATE a second.
+BOT_BURST = 1000
+BOT_RATE = 2.0
 
 TIMEOUT_PREFERENCE = ("stop", "take", "done", "decline", "end_turn", "give_up", "flip", "roll")
 
@@ -111,6 +117,7 @@ class Timers:
             planned = self._bot_plan(table, seat, bot)
             if planned is not None:
                 action, delay, at = planned
+                delay = self._paced(table, delay)
                 table.tasks[seat] = (
                     n,
                     asyncio.create_task(self._bot_move(table, seat, at, action, delay + standby)),
@@ -159,6 +166,12 @@ class Timers:
         action = bot.act(st, seat)
         delay = table.rng.uniform(0.6, 1.5) if human else 0.0
         return action, delay, table.move
+
+    def _paced(self, table: Table, delay: float) -> float:
+        """The bot's delay, at least as long as the table's bots' bucket asks."""
+        if table.bot_rate is None:
+            table.bot_rate = RateLimit(BOT_RATE, BOT_BURST, clock=time.monotonic)
+        return max(delay, table.bot_rate.reserve())
 
     async def _bot_move(
         self, table: Table, seat: int, at: int, action: dict[str, Any], delay: float
