@@ -4,6 +4,7 @@ bound, and nothing it does reaches anyone else's table."""
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -168,3 +169,51 @@ def test_a_tables_bots_play_a_burst_then_at_a_bounded_rate() -> None:
     assert waits == pytest.approx([1 / BOT_RATE, 2 / BOT_RATE, 3 / BOT_RATE])
     now[0] += 4 / BOT_RATE  # time passes: the borrowed tokens are paid back first
     assert bucket.reserve() == 0 and bucket.reserve() > 0
+
+
+def finished_state(game: str = "shake", **options: Any) -> Any:
+    import gamenight
+
+    state = gamenight.new_game(game, **options).new_state(seed=4)
+    while not state.is_terminal():
+        if state.is_chance():
+            state.sample_chance()
+        else:
+            seat = state.actors()[0]
+            state.apply(state.legal_actions(seat)[0], seat)
+    return state
+
+
+async def test_a_replay_is_built_once_off_the_loop_and_refused_past_its_length(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A 97k-move replay was built on the event loop for every request: ten at once held the
+    loop 9.2 s. Ten requests now share one build in a worker thread; a game past MAX_MOVES gets
+    a typed refusal; a large answer is thinned to MAX_BYTES, its last frame kept."""
+    import threading
+
+    from gamenight.server import replay
+    from gamenight.server.protocol import ServerError
+
+    state = finished_state(players=2)
+    threads: list[int] = []
+    real = replay.replay_frames
+
+    def counted(st: Any, seat: int | None) -> list[dict[str, Any]]:
+        threads.append(threading.get_ident())
+        return real(st, seat)
+
+    monkeypatch.setattr(replay, "replay_frames", counted)
+    cache = replay.ReplayCache()
+    bodies = await asyncio.gather(*(cache.get(state, "t", 0) for _ in range(10)))
+    assert len(set(bodies)) == 1 and len(threads) == 1
+    assert threads[0] != threading.get_ident()
+    monkeypatch.setattr(replay, "MAX_MOVES", len(state.moves) - 1)
+    with pytest.raises(ServerError) as refused:
+        await cache.get(state, "other", 0)
+    assert refused.value.code == "too_long" and str(len(state.moves)) in refused.value.message
+    monkeypatch.setattr(replay, "MAX_BYTES", len(bodies[0]) // 3)
+    thin = json.loads(replay.encoded_replay(state, 0))["frames"]
+    whole = json.loads(bodies[0])["frames"]
+    assert len(thin) < len(whole) and thin[-1] == whole[-1]
+    assert len(replay.encoded_replay(state, 0)) <= len(bodies[0]) // 3

@@ -45,15 +45,14 @@ class HeadGuard(HttpToolsProtocol):
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
-        if self.in_head:
-            self.head_bytes += len(data)
-            if self.head_bytes > self.max_head:
-                self._disarm()
-                if not self.transport.is_closing():
-                    self.transport.write(TOO_LARGE)
-                    self.transport.close()
-                return
         super().data_received(data)
+        if not self.in_head:  # the head ended in this chunk: the rest is a body
+            return
+        self.head_bytes += len(data)
+        if self.head_bytes > self.max_head and not self.transport.is_closing():
+            self._disarm()
+            self.transport.write(TOO_LARGE)
+            self.transport.close()
 
     def on_message_begin(self) -> None:
         super().on_message_begin()

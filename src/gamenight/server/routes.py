@@ -19,6 +19,7 @@ from fastapi.staticfiles import StaticFiles
 import gamenight
 from gamenight.engine.game import game_class, is_realtime
 
+from . import wire
 from .connection import Connection
 from .metrics import ServerMetrics
 from .protocol import CreateTable, JoinTable, PlayAction, ServerError, SetTimer
@@ -223,9 +224,12 @@ def add_routes(
         return service.frame(table, seat)
 
     @app.get("/api/tables/{table_id}/record")
-    async def record(table_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
+    async def record(table_id: str, authorization: str | None = Header(None)) -> Response:
         table = await service.find(table_id)
-        return service.record_for(table, bearer(authorization))
+        token = bearer(authorization)
+        # a long game's record is megabytes: built and encoded off the event loop
+        body = await asyncio.to_thread(lambda: wire.dumps(service.record_for(table, token)))
+        return Response(body, media_type="application/json")
 
     add_replay_route(app, service, bearer)  # the web client's replay viewer (server/replay.py)
 
