@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from services import WAIT, ServerProcess, until, wait_until
+from services import WAIT, Client, ServerProcess, until, wait_until
 
 pytestmark = pytest.mark.server
 
@@ -217,3 +218,43 @@ async def test_a_replay_is_built_once_off_the_loop_and_refused_past_its_length(
     whole = json.loads(bodies[0])["frames"]
     assert len(thin) < len(whole) and thin[-1] == whole[-1]
     assert len(replay.encoded_replay(state, 0)) <= len(bodies[0]) // 3
+
+
+async def test_watchers_coming_and_going_are_announced_as_a_count_not_per_connection(
+    server: ServerProcess,
+) -> None:
+    """Each watcher's connect and close sent the whole seat summary to every connection of the
+    table: 500 churning watchers pushed 255,000 frames. A seat arriving is announced at once;
+    watchers' churn becomes at most one summary a second, with the count right at the end."""
+    from gamenight.server.presence import EVERY
+
+    made = server.table("shake", HUMANS2)
+    tid = made["table_id"]
+    ann = await Client.open(server, tid, server.join(tid, "Ann", 0))
+    began = time.monotonic()
+    for _ in range(20):
+        watcher = await Client.open(server, tid, None)
+        await watcher.close()
+    took = time.monotonic() - began
+    settled = await until(
+        lambda: (
+            next((f for f in reversed(ann.frames) if f["type"] == "seats"), {"table": {}})[
+                "table"
+            ].get("spectators")
+            == 0
+            and sum(f["type"] == "seats" for f in ann.frames) > 0
+        ),
+        what="the watchers' count to reach the player",
+    )
+    assert settled
+    summaries = sum(f["type"] == "seats" for f in ann.frames)
+    assert summaries <= took / EVERY + 2, f"{summaries} summaries for 40 connects and closes"
+    bob = await Client.open(server, tid, server.join(tid, "Bob", 1))
+
+    def bob_shown() -> bool:
+        last = [f for f in ann.frames if f["type"] == "seats"][-1]
+        return bool(last["table"]["seats"][1]["connected"])
+
+    await until(bob_shown, what="a seat's arrival to be announced")
+    for c in (ann, bob):
+        await c.close()
