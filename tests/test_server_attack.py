@@ -258,3 +258,38 @@ async def test_watchers_coming_and_going_are_announced_as_a_count_not_per_connec
     await until(bob_shown, what="a seat's arrival to be announced")
     for c in (ann, bob):
         await c.close()
+
+
+def test_one_address_cannot_bloat_the_lobby_or_push_others_out(
+    start_server: Callable[..., ServerProcess],
+) -> None:
+    """200 waiting tables with large custom options made the lobby's answer 15 MiB, and a
+    flood of new tables pushed everyone else's off the list. One address is listed with at
+    most 10 tables, large option values stay at the table, and the answer has a size cap."""
+    from gamenight.server.routes import LISTED_PER_ADDRESS, LOBBY_BYTES
+
+    server = start_server(None, "--tables-per-client", "30")
+
+    def create(address: str, **options: Any) -> str:
+        body = {"game": "snake-eyes-casino", "seats": HUMANS2, "options": options}
+        r = server.request(
+            lambda: httpx.post(
+                server.url + "/api/tables",
+                json=body,
+                headers={"X-Forwarded-For": address},
+                timeout=WAIT,
+            )
+        )
+        assert r.status_code == 201, r.text
+        return str(r.json()["table_id"])
+
+    honest = create("203.0.113.1")
+    payouts = {"craps2": "30:1", "craps3": "15:1", "craps12": "30:1", "eleven": "15:1"}
+    flood = {create("203.0.113.66", payouts=payouts) for _ in range(30)}
+    r = server.get("/api/tables")
+    listed = [t["table_id"] for t in r.json()]
+    assert honest in listed
+    assert len(flood & set(listed)) == LISTED_PER_ADDRESS, len(flood & set(listed))
+    assert len(r.content) <= LOBBY_BYTES
+    assert all("payouts" not in t["options"] for t in r.json())
+    assert server.get(f"/api/tables/{honest}").json()["options"]["payouts"]  # kept at the table
