@@ -315,3 +315,44 @@ async def test_forty_sockets_of_one_seat_chat_at_the_seats_rate(server: ServerPr
     assert said <= 5 + took * 1 + 1, f"{said} lines from one seat in {took:.1f} s"
     for client in sockets:
         await client.close()
+
+
+@pytest.fixture
+def pair(start_server: Callable[..., ServerProcess], postgres: Any, redis_url: str) -> Any:
+    """Two server processes on one fresh PostgreSQL database and one Redis."""
+    database = postgres.database()
+    return [start_server(database, "--redis-url", redis_url) for _ in range(2)]
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+async def test_two_processes_on_postgresql_and_redis_hold_the_same_bounds(
+    pair: list[ServerProcess],
+) -> None:
+    """Watchers churning on one process reach a player on the other as a coalesced count (the
+    Redis channel carries one summary a second, not one per connect), and forty lobby reads
+    at once wait for the fixed pool of PostgreSQL readers instead of failing."""
+    from gamenight.server.presence import EVERY
+
+    one, two = pair
+    tid = one.table("shake", HUMANS2)["table_id"]
+    ann = await Client.open(two, tid, one.join(tid, "Ann", 0))
+    began = time.monotonic()
+    for _ in range(20):
+        watcher = await Client.open(one, tid, None)
+        await watcher.close()
+    took = time.monotonic() - began
+
+    def quiet() -> bool:
+        last = [f for f in ann.frames if f["type"] == "seats"]
+        return bool(last) and last[-1]["table"]["spectators"] == 0
+
+    await until(quiet, what="the watchers' count to reach the other process")
+    summaries = sum(f["type"] == "seats" for f in ann.frames)
+    assert summaries <= took / EVERY + 2, f"{summaries} summaries for 40 connects and closes"
+    await ann.close()
+
+    async with httpx.AsyncClient(base_url=one.url, timeout=WAIT) as http:
+        answers = await asyncio.gather(*(http.get("/api/tables") for _ in range(40)))
+    assert {r.status_code for r in answers} == {200}, {r.status_code for r in answers}
+    assert all(tid in r.text for r in answers)
