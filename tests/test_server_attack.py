@@ -356,3 +356,29 @@ async def test_two_processes_on_postgresql_and_redis_hold_the_same_bounds(
         answers = await asyncio.gather(*(http.get("/api/tables") for _ in range(40)))
     assert {r.status_code for r in answers} == {200}, {r.status_code for r in answers}
     assert all(tid in r.text for r in answers)
+
+
+async def test_a_table_of_bots_alone_stops_at_its_move_cap(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its memory and its replay stay bounded: past BOT_MOVES no bot is asked to move, and
+    with nobody moving the table then expires when idle."""
+    from gamenight.server import clock
+    from gamenight.server.protocol import CreateTable, SeatSpec
+    from gamenight.server.storage import Storage
+    from gamenight.server.tables import TableService
+
+    monkeypatch.setattr(clock, "BOT_MOVES", 40)
+    storage = Storage(f"sqlite:///{tmp_path / 'g.db'}")
+    await storage.migrate()
+    service = TableService(storage)
+    await service.restore()
+    bots = [SeatSpec(kind="bot", strategy="numbers")] * 2
+    options = {"bankroll": 10**9, "max_rolls": 10**7}
+    made = CreateTable(game="snake-eyes-casino", seats=bots, options=options, bot_pace="instant")
+    table, host = await service.create(made)
+    await service.start(table.id, host)
+    await until(lambda: table.move >= 40 and not table.tasks, what="the bots to stop")
+    assert table.status == "playing" and not table.state.is_terminal()
+    await service.shutdown()
+    await storage.close()

@@ -29,6 +29,9 @@ log = logging.getLogger("gamenight.server")
 # the bots of a table play their first BOT_BURST moves at once, then BOT_RATE a second.
 BOT_BURST = 1000
 BOT_RATE = 2.0
+# ... and a table of bots alone stops at BOT_MOVES (its memory and its replay stay bounded); with
+# nobody moving it then expires when idle
+BOT_MOVES = 20_000
 
 TIMEOUT_PREFERENCE = ("stop", "take", "done", "decline", "end_turn", "give_up", "flip", "roll")
 
@@ -107,6 +110,8 @@ class Timers:
                 task.cancel()
                 del table.tasks[key]
         acting = st.actors()
+        if n >= BOT_MOVES and len(table.bots) == len(table.seats) and table.dealer is None:
+            return
         # turn-based games: bots act in the order the rules list the actors (as the simulator
         # does), so a casino shooter waits for the other seats; Snap and Slap race for real
         ready = acting if table.realtime else acting[:1]
