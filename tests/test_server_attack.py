@@ -382,3 +382,19 @@ async def test_a_table_of_bots_alone_stops_at_its_move_cap(
     assert table.status == "playing" and not table.state.is_terminal()
     await service.shutdown()
     await storage.close()
+
+
+async def test_a_table_has_a_bounded_number_of_watchers(
+    start_server: Callable[..., ServerProcess],
+) -> None:
+    """Many addresses watching one table made every change go to all of them; past the cap a
+    watcher is refused with a typed error, while a seated player still gets in."""
+    server = start_server(None, "--watchers-per-table", "2")
+    tid = server.table("shake", HUMANS2)["table_id"]
+    watchers = [await Client.open(server, tid, None) for _ in range(2)]
+    with pytest.raises(ConnectionError) as refused:
+        await Client.open(server, tid, None, role="display")
+    assert "4429" in str(refused.value)
+    ann = await Client.open(server, tid, server.join(tid, "Ann", 0))
+    for c in [*watchers, ann]:
+        await c.close()

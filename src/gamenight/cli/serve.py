@@ -62,6 +62,9 @@ def serve(
         int,
         typer.Option(min=0, help="unfinished tables one client address may have made; 0: no cap"),
     ] = 50,
+    watchers_per_table: Annotated[
+        int, typer.Option(min=0, help="spectators and displays one table may have; 0: no cap")
+    ] = 500,
     allowed_host: Annotated[
         list[str] | None,
         typer.Option(help="a Host name to answer (default: loopback names on a loopback host)"),
@@ -101,6 +104,7 @@ def serve(
                 http_rate_burst=5 * http_rate_limit,
                 ws_per_client=ws_per_client,
                 tables_per_client=tables_per_client,
+                watchers_per_table=watchers_per_table,
                 allowed_hosts=list(allowed_host or []),
                 api_docs=api_docs,
             )

@@ -24,6 +24,7 @@ class Settings:
     max_refusals: int = 100
     ws_per_client: int = 100  # open WebSockets per client address; 0 turns the cap off
     tables_per_client: int = 50  # unfinished tables one client address made here; 0: no cap
+    watchers_per_table: int = 500  # spectators and displays of one table here; 0: no cap
     allowed_hosts: list[str] = field(default_factory=list)  # Host names served; [] see below
     api_docs: bool = False  # /docs (Swagger UI, loaded from a CDN): off on the tokens' origin
 

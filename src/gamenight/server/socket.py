@@ -149,6 +149,11 @@ def add_socket(
         except Exception as e:
             await refuse_unexpected(ws, table_id, e)
             return
+        cap = settings.watchers_per_table
+        if seat is None and cap and table.spectators >= cap:
+            e = ServerError("rate_limited", f"this table has {cap} watchers already")
+            await refuse(ws, e, 4429)
+            return
         conn = Connection(ws, service, table, seat, hello.token)
         connections.add(conn)
         counted = seat if hello.role == "player" else None
