@@ -151,8 +151,8 @@ def add_socket(
             return
         cap = settings.watchers_per_table
         if seat is None and cap and table.spectators >= cap:
-            e = ServerError("rate_limited", f"this table has {cap} watchers already")
-            await refuse(ws, e, 4429)
+            full = ServerError("rate_limited", f"this table has {cap} watchers already")
+            await refuse(ws, full, 4429)
             return
         conn = Connection(ws, service, table, seat, hello.token)
         connections.add(conn)
