@@ -22,11 +22,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import multiprocessing
 import statistics
 import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -49,12 +51,22 @@ def stranger() -> dict[str, str]:
 
 
 # ------------------------------------------------------------------ the attacks
-async def none(server: ServerProcess, stop: asyncio.Event) -> None:
+@dataclass(frozen=True)
+class Target:
+    """Where the attack goes (the attack runs in a process of its own: the honest players'
+    figures must not include the attacker's own CPU in their event loop)."""
+
+    url: str
+    ws_url: str
+    port: int
+
+
+async def none(server: Target, stop: asyncio.Event, table_id: str) -> None:
     """No attack: the honest table's figures on this machine as it is now."""
     await stop.wait()
 
 
-async def chunked(server: ServerProcess, stop: asyncio.Event) -> None:
+async def chunked(server: Target, stop: asyncio.Event, table_id: str) -> None:
     """Bodies sent chunked, 32 MiB each, eight at a time."""
 
     async def body() -> Any:
@@ -70,7 +82,7 @@ async def chunked(server: ServerProcess, stop: asyncio.Event) -> None:
         await asyncio.gather(*(one(http) for _ in range(8)))
 
 
-async def replay(server: ServerProcess, stop: asyncio.Event) -> None:
+async def replay(server: Target, stop: asyncio.Event, table_id: str) -> None:
     """Ten clients asking for the replay of a finished all-bot game over and over."""
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         bots = [{"kind": "bot"}, {"kind": "bot"}]
@@ -89,7 +101,7 @@ async def replay(server: ServerProcess, stop: asyncio.Event) -> None:
         await asyncio.gather(*(one() for _ in range(10)))
 
 
-async def all_bots(server: ServerProcess, stop: asyncio.Event) -> None:
+async def all_bots(server: Target, stop: asyncio.Event, table_id: str) -> None:
     """Fifty all-bot casino tables (one address's cap) with a huge bankroll and roll cap."""
     seats = [{"kind": "bot", "strategy": "every_area"}] * 4
     options = {"bankroll": 10**9, "max_rolls": 10**7}
@@ -108,7 +120,7 @@ async def all_bots(server: ServerProcess, stop: asyncio.Event) -> None:
     await stop.wait()
 
 
-async def slow_heads(server: ServerProcess, stop: asyncio.Event) -> None:
+async def slow_heads(server: Target, stop: asyncio.Event, table_id: str) -> None:
     """3,000 connections that never finish their request head, reopened as they are closed."""
 
     async def one() -> None:
@@ -123,7 +135,7 @@ async def slow_heads(server: ServerProcess, stop: asyncio.Event) -> None:
     await asyncio.gather(*(one() for _ in range(3000)))
 
 
-async def lobby(server: ServerProcess, stop: asyncio.Event) -> None:
+async def lobby(server: Target, stop: asyncio.Event, table_id: str) -> None:
     """Fifty tables with large options, then twenty clients polling the lobby."""
     pays = {"craps2": "30:1", "craps3": "15:1", "craps12": "30:1", "eleven": "15:1"}
     address = stranger()
@@ -141,54 +153,44 @@ async def lobby(server: ServerProcess, stop: asyncio.Event) -> None:
         await asyncio.gather(*(one() for _ in range(20)))
 
 
-def spectator_churn(table_id: Callable[[], str]) -> Callable[..., Awaitable[None]]:
-    async def churn(server: ServerProcess, stop: asyncio.Event) -> None:
-        """200 watchers of the honest table connecting and closing."""
+async def watchers(server: Target, stop: asyncio.Event, table_id: str) -> None:
+    """200 watchers of the honest table connecting and closing."""
 
-        async def one() -> None:
-            while not stop.is_set():
-                with contextlib.suppress(OSError, websockets.WebSocketException):
-                    async with websockets.connect(
-                        f"{server.ws_url}/ws/{table_id()}", additional_headers=stranger()
-                    ) as ws:
-                        await ws.send('{"type": "hello", "token": null}')
-                        await ws.recv()
-                        await ws.recv()
-
-        await asyncio.gather(*(one() for _ in range(200)))
-
-    return churn
-
-
-def chat_flood(table_id: Callable[[], str]) -> Callable[..., Awaitable[None]]:
-    async def flood(server: ServerProcess, stop: asyncio.Event) -> None:
-        """A seat of its own table with 40 sockets, each sending chat lines flat out."""
-        seats = [{"kind": "human"}, {"kind": "human"}]
-        async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
-            address = stranger()
-            tid = (
-                await http.post(
-                    "/api/tables", json={"game": "shake", "seats": seats}, headers=address
-                )
-            ).json()["table_id"]
-            join = await http.post(
-                f"/api/tables/{tid}/join", json={"name": "Spam"}, headers=address
-            )
-            token = join.json()["token"]
-
-        async def one() -> None:
-            async with websockets.connect(
-                f"{server.ws_url}/ws/{tid}", additional_headers=stranger()
-            ) as ws:
-                await ws.send(f'{{"type": "hello", "token": "{token}"}}')
-                while not stop.is_set():
-                    await ws.send('{"type": "chat", "text": "spam spam spam"}')
+    async def one() -> None:
+        while not stop.is_set():
+            with contextlib.suppress(OSError, websockets.WebSocketException):
+                async with websockets.connect(
+                    f"{server.ws_url}/ws/{table_id}", additional_headers=stranger()
+                ) as ws:
+                    await ws.send('{"type": "hello", "token": null}')
+                    await ws.recv()
                     await ws.recv()
 
-        with contextlib.suppress(websockets.WebSocketException):
-            await asyncio.gather(*(one() for _ in range(40)))
+    await asyncio.gather(*(one() for _ in range(200)))
 
-    return flood
+
+async def chat(server: Target, stop: asyncio.Event, table_id: str) -> None:
+    """A seat of its own table with 40 sockets, each sending chat lines flat out."""
+    seats = [{"kind": "human"}, {"kind": "human"}]
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+        address = stranger()
+        tid = (
+            await http.post("/api/tables", json={"game": "shake", "seats": seats}, headers=address)
+        ).json()["table_id"]
+        join = await http.post(f"/api/tables/{tid}/join", json={"name": "Spam"}, headers=address)
+        token = join.json()["token"]
+
+    async def one() -> None:
+        async with websockets.connect(
+            f"{server.ws_url}/ws/{tid}", additional_headers=stranger()
+        ) as ws:
+            await ws.send(f'{{"type": "hello", "token": "{token}"}}')
+            while not stop.is_set():
+                await ws.send('{"type": "chat", "text": "spam spam spam"}')
+                await ws.recv()
+
+    with contextlib.suppress(websockets.WebSocketException):
+        await asyncio.gather(*(one() for _ in range(40)))
 
 
 # ------------------------------------------------------------------ the honest table
@@ -245,6 +247,33 @@ class Honest:
 
 
 # ------------------------------------------------------------------ one run
+ATTACKS: dict[str, Callable[..., Awaitable[None]]] = {
+    "none": none,
+    "chunked": chunked,
+    "replay": replay,
+    "all-bots": all_bots,
+    "slow-heads": slow_heads,
+    "lobby": lobby,
+    "watchers": watchers,
+    "chat": chat,
+}
+
+
+def attack_process(name: str, target: Target, table_id: str, seconds: float) -> None:
+    """The attack in its own process, for ``seconds``."""
+
+    async def run() -> None:
+        stop = asyncio.Event()
+        attack = asyncio.create_task(ATTACKS[name](target, stop, table_id))
+        await asyncio.sleep(seconds)
+        stop.set()
+        attack.cancel()
+        with contextlib.suppress(Exception, asyncio.CancelledError):
+            await asyncio.wait_for(attack, 30)
+
+    asyncio.run(run())
+
+
 async def watch(server: ServerProcess, stop: asyncio.Event, seen: dict[str, float]) -> None:
     """RSS, WAL size and /healthz time, twice a second."""
     proc = psutil.Process(server.proc.pid if server.proc else 0)
@@ -277,22 +306,19 @@ async def run_one(name: str, seconds: float) -> dict[str, Any]:
             await asyncio.sleep(2)  # settled: the baseline
             before = proc.memory_info().rss
             honest.latencies.clear()
-            attacks: dict[str, Callable[..., Awaitable[None]]] = {
-                "none": none,
-                "chunked": chunked,
-                "replay": replay,
-                "all-bots": all_bots,
-                "slow-heads": slow_heads,
-                "lobby": lobby,
-                "watchers": spectator_churn(lambda: honest.table_id),
-                "chat": chat_flood(lambda: honest.table_id),
-            }
-            attack = asyncio.create_task(attacks[name](server, stop))
+            target = Target(server.url, server.ws_url, server.port)
+            spawn = multiprocessing.get_context("spawn")
+            attacker = spawn.Process(
+                target=attack_process, args=(name, target, honest.table_id, seconds)
+            )
+            attacker.start()
             watcher = asyncio.create_task(watch(server, stop, seen))
             await asyncio.sleep(seconds)
             stop.set()
-            attack.cancel()
-            for task in (attack, watcher, playing):
+            await asyncio.to_thread(attacker.join, 60)
+            if attacker.is_alive():
+                attacker.terminate()
+            for task in (watcher, playing):
                 with contextlib.suppress(Exception, asyncio.CancelledError):
                     await asyncio.wait_for(task, 60)
             await asyncio.sleep(2)
@@ -325,6 +351,9 @@ def verdict(r: dict[str, Any]) -> str:
 
 async def main_async(args: argparse.Namespace) -> None:
     names = args.only.split(",")
+    unknown = set(names) - set(ATTACKS)
+    if unknown:
+        raise SystemExit(f"--only: unknown attack(s) {sorted(unknown)} (known: {list(ATTACKS)})")
     rss = "RSS MiB before/during/after"
     print(
         f"{'attack':11} {'moves':>5} {'p50 ms':>7} {'p99 ms':>7} {rss:>28}"
@@ -344,7 +373,9 @@ async def main_async(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=10.0)
-    parser.add_argument("--only", default="chunked,replay,all-bots,slow-heads,lobby,watchers,chat")
+    parser.add_argument(
+        "--only", default="none,chunked,replay,all-bots,slow-heads,lobby,watchers,chat"
+    )
     asyncio.run(main_async(parser.parse_args()))
 
 

@@ -1,5 +1,5 @@
 """What every request passes before a route or the socket: the body cap, the API's per-client
-rate, and the raw ``send`` a WebSocket's state frames take.
+rate, the browser hardening headers, and the raw ``send`` a WebSocket's state frames take.
 
 Added to the app in ``app.py``; nothing here knows about tables.
 """
