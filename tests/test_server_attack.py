@@ -398,3 +398,23 @@ async def test_a_table_has_a_bounded_number_of_watchers(
     ann = await Client.open(server, tid, server.join(tid, "Ann", 0))
     for c in [*watchers, ann]:
         await c.close()
+
+
+@pytest.mark.parametrize("bad", ["\u202e", "\x07", "\x1b[2J", "\n"])
+@pytest.mark.parametrize("where", ["fortune", "board"])
+def test_custom_gambler_texts_are_checked_like_names(
+    server: ServerProcess, bad: str, where: str
+) -> None:
+    """A custom Fortune card or board space holding a bidi override, BEL, ESC or a newline
+    reaches every player's screen and log: refused by name, and no table is made."""
+    text = f"Win {bad}big"
+    data: dict[str, Any] = {
+        "fortune": {"card": [{"text": text, "effect": "collect", "amount": 5}]},
+        "board": {"space": [{"name": "Start", "kind": "start"}, {"name": text, "kind": "fortune"}]},
+    }
+    before = server.get("/api/tables").json()
+    body = {"game": "gambler", "seats": HUMANS2, "options": {where: data[where]}}
+    r = server.post("/api/tables", body)
+    assert r.status_code == 422 and r.json()["code"] == "bad_option", r.text
+    assert "control character" in r.json()["message"], r.text
+    assert server.get("/api/tables").json() == before
