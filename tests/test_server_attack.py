@@ -143,7 +143,7 @@ def test_bots_alone_keep_no_table_alive(start_server: Callable[..., ServerProces
     """An all-bot casino table with a huge bankroll and roll cap played for as long as the
     server lived, since every bot move counted as activity: with nobody connected it now
     expires like any idle table, and a restart does not bring it back."""
-    server = start_server(None, "--idle-minutes", "0.05")
+    server = start_server(None, "--idle-minutes", "0.2")  # 12 s: time enough to start it
     bots = [{"kind": "bot", "strategy": "numbers"}, {"kind": "bot", "strategy": "numbers"}]
     options = {"bankroll": 10**9, "max_rolls": 10**7}
     made = server.table("snake-eyes-casino", bots, bot_pace="instant", options=options)
