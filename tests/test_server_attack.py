@@ -220,6 +220,12 @@ async def test_a_replay_is_built_once_off_the_loop_and_refused_past_its_length(
     assert len(replay.encoded_replay(state, 0)) <= len(bodies[0]) // 3
 
 
+def no_watchers_shown(client: Client) -> bool:
+    """Whether the last seats summary the client was sent counts no watcher."""
+    last = [f for f in client.frames if f["type"] == "seats"]
+    return bool(last) and last[-1]["table"]["spectators"] == 0
+
+
 async def test_watchers_coming_and_going_are_announced_as_a_count_not_per_connection(
     server: ServerProcess,
 ) -> None:
@@ -236,17 +242,8 @@ async def test_watchers_coming_and_going_are_announced_as_a_count_not_per_connec
         watcher = await Client.open(server, tid, None)
         await watcher.close()
     took = time.monotonic() - began
-    settled = await until(
-        lambda: (
-            next((f for f in reversed(ann.frames) if f["type"] == "seats"), {"table": {}})[
-                "table"
-            ].get("spectators")
-            == 0
-            and sum(f["type"] == "seats" for f in ann.frames) > 0
-        ),
-        what="the watchers' count to reach the player",
-    )
-    assert settled
+
+    await until(lambda: no_watchers_shown(ann), what="the watchers' count to reach the player")
     summaries = sum(f["type"] == "seats" for f in ann.frames)
     assert summaries <= took / EVERY + 2, f"{summaries} summaries for 40 connects and closes"
     bob = await Client.open(server, tid, server.join(tid, "Bob", 1))
@@ -343,11 +340,7 @@ async def test_two_processes_on_postgresql_and_redis_hold_the_same_bounds(
         await watcher.close()
     took = time.monotonic() - began
 
-    def quiet() -> bool:
-        last = [f for f in ann.frames if f["type"] == "seats"]
-        return bool(last) and last[-1]["table"]["spectators"] == 0
-
-    await until(quiet, what="the watchers' count to reach the other process")
+    await until(lambda: no_watchers_shown(ann), what="the count to reach the other process")
     summaries = sum(f["type"] == "seats" for f in ann.frames)
     assert summaries <= took / EVERY + 2, f"{summaries} summaries for 40 connects and closes"
     await ann.close()
