@@ -248,7 +248,11 @@ def test_a_chunked_body_is_cut_off_at_the_cap(tmp_path: Path) -> None:
         "raw_path": b"/api/tables",
         "query_string": b"",
         "root_path": "",
-        "headers": [(b"content-type", b"application/json"), (b"transfer-encoding", b"chunked")],
+        "headers": [
+            (b"host", b"127.0.0.1:8000"),
+            (b"content-type", b"application/json"),
+            (b"transfer-encoding", b"chunked"),
+        ],
         "client": ("203.0.113.9", 5000),
         "server": ("127.0.0.1", 8000),
     }
@@ -282,11 +286,16 @@ def test_a_finished_games_replay_is_built_once_per_seat(monkeypatch: pytest.Monk
         return real(st, seat)
 
     monkeypatch.setattr(replay, "replay_frames", counted)
-    cache = replay.ReplayCache(size=2)
-    first = cache.get(state, "t1", 0)
-    assert json.loads(first) == {"frames": real(state, 0)}
-    assert cache.get(state, "t1", 0) == first and built == [0]
-    cache.get(state, "t1", None)
-    cache.get(state, "t2", 1)  # a third entry: the oldest (t1, seat 0) goes
-    cache.get(state, "t1", 0)
-    assert built == [0, None, 1, 0]
+
+    async def asked() -> None:
+        first = await cache.get(state, "t1", 0)
+        assert json.loads(first) == {"frames": real(state, 0)}
+        assert await cache.get(state, "t1", 0) == first and built == [0]
+        await cache.get(state, "t1", None)
+        await cache.get(state, "t2", 1)  # past the budget: the oldest (t1, seat 0) goes
+        await cache.get(state, "t1", 0)
+        assert built == [0, None, 1, 0]
+
+    cache = replay.ReplayCache(budget=len(replay.encoded_replay(state, 0)) * 5 // 2)
+    built.clear()  # the size of one, measured
+    asyncio.run(asked())

@@ -79,7 +79,7 @@ async def test_healthz_says_503_while_the_database_or_redis_is_down(
     transport = httpx.ASGITransport(app=app)
     async with (
         app.router.lifespan_context(app),
-        httpx.AsyncClient(transport=transport, base_url="http://test") as http,
+        httpx.AsyncClient(transport=transport, base_url="http://localhost") as http,
     ):
 
         async def healthy() -> httpx.Response | None:
@@ -126,7 +126,7 @@ async def test_an_api_call_the_database_cannot_answer_gets_a_json_503(tmp_path: 
     transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
     async with (
         app.router.lifespan_context(app),
-        httpx.AsyncClient(transport=transport, base_url="http://test") as http,
+        httpx.AsyncClient(transport=transport, base_url="http://localhost") as http,
     ):
         storage = app.state.service.storage
 

@@ -21,7 +21,7 @@ from gamenight.server.app import Settings, create_app
 def test_a_socket_opened_while_the_database_is_down_is_refused_with_server_error(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    app = create_app(Settings(database_url=f"sqlite:///{tmp_path}/ws.db"))
+    app = create_app(Settings(database_url=f"sqlite:///{tmp_path}/ws.db", allowed_hosts=["*"]))
     with TestClient(app) as http:
         r = http.post("/api/tables", json={"game": "shake", "seats": [{"kind": "human"}] * 2})
         assert r.status_code == 201

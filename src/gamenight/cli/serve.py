@@ -62,6 +62,16 @@ def serve(
         int,
         typer.Option(min=0, help="unfinished tables one client address may have made; 0: no cap"),
     ] = 50,
+    watchers_per_table: Annotated[
+        int, typer.Option(min=0, help="spectators and displays one table may have; 0: no cap")
+    ] = 500,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(help="a Host name to answer (default: loopback names on a loopback host)"),
+    ] = None,
+    api_docs: Annotated[
+        bool, typer.Option(help="serve Swagger UI at /docs (its script comes from a CDN)")
+    ] = False,
 ) -> None:
     """Serve every game online: tables, seats and bots over HTTP and WebSockets."""
     if not idle_minutes > 0:
@@ -94,6 +104,9 @@ def serve(
                 http_rate_burst=5 * http_rate_limit,
                 ws_per_client=ws_per_client,
                 tables_per_client=tables_per_client,
+                watchers_per_table=watchers_per_table,
+                allowed_hosts=list(allowed_host or []),
+                api_docs=api_docs,
             )
         )
     except ArgumentError as e:  # a URL SQLAlchemy cannot read, or a database it has no driver for

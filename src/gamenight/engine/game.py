@@ -31,7 +31,7 @@ class Game(ABC):
     max_players: ClassVar[int] = 8
     realtime: ClassVar[bool] = False  # calls race: front ends order them by arrival time
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, /, **options: Any) -> None:
         try:
             self.options = self.Options(**options)
         except ValidationError as e:
@@ -115,6 +115,7 @@ def is_realtime(game_id: str) -> bool:
     return type(game_id) is str and game_id in _load() and _REGISTRY[game_id].realtime
 
 
-def new_game(game_id: str, **options: Any) -> Game:
-    """The game ``game_id`` with ``options`` validated; BadOption names a bad one."""
+def new_game(game_id: str, /, **options: Any) -> Game:
+    """The game ``game_id`` with ``options`` validated; BadOption names a bad one (positional-only
+    parameters, so an option called ``game_id`` or ``self`` is just an unknown option)."""
     return game_class(game_id)(**options)

@@ -52,7 +52,7 @@ class SnakeEyesCasino(Game):
 
     options: CasinoOptions
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, /, **options: Any) -> None:
         super().__init__(**options)
         # this table's payout per wager, and for each of the 36 rolls every wager's settlement
         # code under those payouts, read once for all its states

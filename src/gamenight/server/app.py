@@ -15,6 +15,7 @@ from contextlib import asynccontextmanager
 from typing import cast
 
 from fastapi import FastAPI
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from . import gcpolicy
 from .connection import Connection
@@ -23,7 +24,7 @@ from .fanout import FanOut, LocalFanOut
 from .lease import Lease, LocalLease
 from .limits import ClientRates
 from .metrics import ServerMetrics
-from .middleware import CapBody, RawSend, add_request_limits
+from .middleware import CapBody, RawSend, SecurityHeaders, add_request_limits
 from .routes import add_routes
 from .settings import Settings
 from .socket import add_socket
@@ -101,9 +102,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="gamenight",
         summary="Five dice and card games online: tables, seats, bots and a WebSocket per seat.",
         lifespan=lifespan,
+        docs_url="/docs" if settings.api_docs else None,
+        redoc_url=None,
     )
     app.add_middleware(RawSend)
     app.add_middleware(CapBody)
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.hosts())
+    app.add_middleware(SecurityHeaders)
     app.state.service = service
     app.state.settings = settings
     app.state.metrics = metrics

@@ -19,10 +19,19 @@ from gamenight.realtime.table import correct_call
 
 from . import throws
 from .frames import actors
+from .limits import RateLimit
 from .protocol import ServerError
 from .table import Accepted, SeatKey, Table
 
 log = logging.getLogger("gamenight.server")
+
+# An all-bot table at instant pace made ~1,000 moves a second for as long as the server lived:
+# the bots of a table play their first BOT_BURST moves at once, then BOT_RATE a second.
+BOT_BURST = 1000
+BOT_RATE = 2.0
+# ... and a table of bots alone stops at BOT_MOVES (its memory and its replay stay bounded); with
+# nobody moving it then expires when idle
+BOT_MOVES = 20_000
 
 TIMEOUT_PREFERENCE = ("stop", "take", "done", "decline", "end_turn", "give_up", "flip", "roll")
 
@@ -131,6 +140,8 @@ class Timers:
                 task.cancel()
                 del table.tasks[key]
         acting = actors(table)  # in Snake Eyes an away seat's stand-in throws its dice
+        if n >= BOT_MOVES and len(table.bots) == len(table.seats) and table.dealer is None:
+            return
         # turn-based games: bots act in the order the rules list the actors (as the simulator
         # does), so a casino shooter waits for the other seats; Snap and Slap race for real
         ready = acting if table.realtime else acting[:1]
@@ -141,6 +152,7 @@ class Timers:
             planned = self._bot_plan(table, seat, bot)
             if planned is not None:
                 action, delay, at = planned
+                delay = self._paced(table, delay)
                 table.tasks[seat] = (
                     n,
                     asyncio.create_task(self._bot_move(table, seat, at, action, delay + standby)),
@@ -191,6 +203,12 @@ class Timers:
         action = bot.act(st, seat)
         delay = table.rng.uniform(0.6, 1.5) if human else 0.0
         return action, delay, table.move
+
+    def _paced(self, table: Table, delay: float) -> float:
+        """The bot's delay, at least as long as the table's bots' bucket asks."""
+        if table.bot_rate is None:
+            table.bot_rate = RateLimit(BOT_RATE, BOT_BURST, clock=time.monotonic)
+        return max(delay, table.bot_rate.reserve())
 
     async def _bot_move(
         self, table: Table, seat: int, at: int, action: dict[str, Any], delay: float

@@ -77,3 +77,11 @@ class RateLimit:
             return True
         self.refusals += 1
         return False
+
+    def reserve(self) -> float:
+        """Take a token, borrowing it from the future if none is left: the seconds until it
+        is due (0 when one was there)."""
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate) - 1
+        self.at = now
+        return max(0.0, -self.tokens / self.rate)

@@ -1,5 +1,5 @@
 """What every request passes before a route or the socket: the body cap, the API's per-client
-rate, and the raw ``send`` a WebSocket's state frames take.
+rate, the browser hardening headers, and the raw ``send`` a WebSocket's state frames take.
 
 Added to the app in ``app.py``; nothing here knows about tables.
 """
@@ -31,6 +31,49 @@ class RawSend:
         if scope["type"] == "websocket":
             scope[RAW_SEND] = send
         await self.app(scope, receive, send)
+
+
+# Only this origin's own files run, nothing frames a page (a seat token lives on this origin),
+# and the client's inline `style` attributes (seat colours) are the one inline thing allowed.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+# /docs (only with --api-docs) loads Swagger UI from FastAPI's CDN
+DOCS_CSP = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+    "style-src 'self' https://cdn.jsdelivr.net; img-src 'self' data: https://fastapi.tiangolo.com; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+
+
+class SecurityHeaders:
+    """Adds the browser hardening headers to every HTTP answer: the page holds seat tokens, so
+    no other site may frame it, sniff its types, read its referrer or run script in it."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        policy = DOCS_CSP if scope["path"] == "/docs" else CSP
+        extra = [*SECURITY_HEADERS, (b"content-security-policy", policy.encode())]
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 class BodyTooLarge(StarletteHTTPException):

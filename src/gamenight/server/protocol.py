@@ -33,6 +33,7 @@ STATUS: dict[str, int] = {
     "game_over": 409,
     "seat_taken": 409,
     "wrong_status": 409,
+    "too_long": 409,
     "illegal_action": 422,
     "malformed_action": 422,
     "bad_name": 422,

@@ -178,7 +178,9 @@ class Referee:
             raise ServerError(
                 "server_error", "the move could not be stored; nothing changed"
             ) from None
-        table.last_active = table.moved_at = now
+        table.moved_at = now
+        if not new or new[0][0] not in table.bots:  # bots alone keep no table alive (idle expiry)
+            table.last_active = now
 
     def _rewind(self, table: Table, first: int) -> None:
         """Forget the moves from ``first`` on without storage: replay those before (the stored

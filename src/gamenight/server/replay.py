@@ -7,6 +7,7 @@ seat was sent live (spectators: the public view), so the replay shows nothing ne
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from typing import Any
 
@@ -20,29 +21,60 @@ from .protocol import ServerError
 from .views import seat_view
 
 MAX_FRAMES = 2000  # a long Snap game is thinned to this many pictures, the last one always kept
-KEPT = 32  # encoded replays kept: a finished game's replay never changes
+MAX_BYTES = 2 * 1024 * 1024  # an answer past this is thinned further (casino views are large)
+MAX_MOVES = 20_000  # longer games get no replay: 97k moves took 2.8 s of CPU and 10.8 MiB
+KEPT_BYTES = 32 * 1024 * 1024  # encoded replays kept, newest first: a replay never changes
 
 
 class ReplayCache:
-    """The newest KEPT encoded replays by (table, seat): replaying a 1,400-move Snap game
-    took 37 ms of the event loop, so one client asking 27 times a second, within the API's
-    rate, held the loop for every table."""
+    """Encoded replays by (table, seat), built once each in a worker thread and kept within
+    KEPT_BYTES: replaying a long game on the event loop for every request held up every table
+    (ten requests for a 97k-move game at once: 9.2 s, pings of 2.7 s at other tables). Requests
+    for one replay while it is being built wait for that build; one build runs at a time."""
 
-    def __init__(self, size: int = KEPT) -> None:
-        self.size = size
+    def __init__(self, budget: int = KEPT_BYTES) -> None:
+        self.budget = budget
         self.kept: OrderedDict[tuple[str, int | None], bytes] = OrderedDict()
+        self.building: dict[tuple[str, int | None], asyncio.Future[bytes]] = {}
+        self.one_at_a_time = asyncio.Semaphore(1)
 
-    def get(self, state: Any, table_id: str, seat: int | None) -> bytes:
+    async def get(self, state: Any, table_id: str, seat: int | None) -> bytes:
         key = (table_id, seat)
         body = self.kept.get(key)
-        if body is None:
-            body = wire.dumps({"frames": replay_frames(state, seat)}).encode()
-            self.kept[key] = body
-            if len(self.kept) > self.size:
-                self.kept.popitem(last=False)
-        else:
+        if body is not None:
             self.kept.move_to_end(key)
+            return body
+        if len(state.moves) > MAX_MOVES:
+            raise ServerError(
+                "too_long",
+                f"this game has {len(state.moves)} moves; replays are made for games of at most "
+                f"{MAX_MOVES} (its record is at /record)",
+            )
+        if key not in self.building:
+            self.building[key] = asyncio.ensure_future(self._build(key, state, seat))
+        return await asyncio.shield(self.building[key])
+
+    async def _build(self, key: tuple[str, int | None], state: Any, seat: int | None) -> bytes:
+        try:
+            async with self.one_at_a_time:
+                body = await asyncio.to_thread(encoded_replay, state, seat)
+        finally:
+            del self.building[key]
+        self.kept[key] = body
+        while sum(map(len, self.kept.values())) > self.budget and len(self.kept) > 1:
+            self.kept.popitem(last=False)
         return body
+
+
+def encoded_replay(state: Any, seat: int | None) -> bytes:
+    """The replay's JSON answer, thinned until it fits MAX_BYTES (the last frame always kept)."""
+    frames = replay_frames(state, seat)
+    body = wire.dumps({"frames": frames}).encode()
+    while len(body) > MAX_BYTES and len(frames) > 2:
+        step = -(-len(body) // MAX_BYTES)
+        frames = frames[:-1][::step] + frames[-1:]
+        body = wire.dumps({"frames": frames}).encode()
+    return body
 
 
 def replay_frames(state: Any, seat: int | None) -> list[dict[str, Any]]:
@@ -75,4 +107,5 @@ def add_replay_route(app: FastAPI, service: Any, bearer: Any) -> None:
         token = bearer(authorization)
         seat = table.seat_of(token) if token else None
         es = seat if isinstance(seat, int) else None
-        return Response(cache.get(table.state, table.id, es), media_type="application/json")
+        body = await cache.get(table.state, table.id, es)
+        return Response(body, media_type="application/json")

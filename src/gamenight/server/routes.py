@@ -19,8 +19,10 @@ from fastapi.staticfiles import StaticFiles
 import gamenight
 from gamenight.engine.game import game_class, is_realtime
 
+from . import wire
 from .connection import Connection
 from .errors import missing_page
+from .lobby import LOBBY_SIZE
 from .metrics import ServerMetrics
 from .protocol import (
     CreateTable,
@@ -37,6 +39,8 @@ from .tables import TableService
 
 WEB = Path(gamenight.__file__).parent / "web"
 HEALTH_SECONDS = 2.0  # /healthz waits this long for the database and Redis to answer
+LISTED_PER_ADDRESS = 10  # waiting tables of one address the lobby lists
+LOBBY_BYTES = 256 * 1024  # the lobby's answer, at most (about 1 KB a table)
 
 
 def bearer(authorization: str | None) -> str | None:
@@ -170,9 +174,29 @@ def add_routes(
         }
 
     @app.get("/api/tables")
-    async def list_tables() -> list[dict[str, Any]]:
-        """Tables waiting for players, on every server process (the newest 200)."""
-        return await service.open_tables()
+    async def list_tables() -> Response:
+        """Tables waiting for players, on every server process (the newest 200), at most
+        LISTED_PER_ADDRESS of them made by one address here, within LOBBY_BYTES: 200 tables
+        with large custom options made one answer 15 MiB, polled by every lobby page, and
+        one client's flood pushed everyone else's tables out of the list."""
+        owner = {tid: address for address, tids in made_by.items() for tid in tids}
+        shown: dict[str, int] = {}
+        parts: list[str] = []
+        size = 2
+        for entry in await service.open_tables(LOBBY_SIZE + settings.tables_per_client):
+            who = owner.get(entry["table_id"])
+            if who is not None:
+                shown[who] = shown.get(who, 0) + 1
+                if shown[who] > LISTED_PER_ADDRESS:
+                    continue
+            # custom data (a Gambler board, a casino's payouts) is read at the table itself
+            small = {k: v for k, v in entry["options"].items() if len(wire.dumps(v)) <= 64}
+            text = wire.dumps({**entry, "options": small})
+            size += len(text) + 1
+            if len(parts) == LOBBY_SIZE or size > LOBBY_BYTES:
+                break
+            parts.append(text)
+        return Response("[" + ",".join(parts) + "]", media_type="application/json")
 
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str) -> dict[str, Any]:
@@ -267,9 +291,12 @@ def add_routes(
         return service.frame(table, seat)
 
     @app.get("/api/tables/{table_id}/record")
-    async def record(table_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
+    async def record(table_id: str, authorization: str | None = Header(None)) -> Response:
         table = await service.find(table_id)
-        return service.record_for(table, bearer(authorization))
+        token = bearer(authorization)
+        # a long game's record is megabytes: built and encoded off the event loop
+        body = await asyncio.to_thread(lambda: wire.dumps(service.record_for(table, token)))
+        return Response(body, media_type="application/json")
 
     add_replay_route(app, service, bearer)  # the web client's replay viewer (server/replay.py)
 
@@ -280,7 +307,8 @@ def add_routes(
             return FileResponse(path, media_type="text/html")
         return HTMLResponse(
             "<!doctype html><title>gamenight</title><p>gamenight is running; the browser "
-            "client is not installed. The API is at <a href=/docs>/docs</a>.</p>"
+            "client is not installed. The API is described at "
+            "<a href=/openapi.json>/openapi.json</a>.</p>"
         )
 
     @app.get("/", include_in_schema=False)

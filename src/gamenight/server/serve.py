@@ -15,9 +15,15 @@ from . import gcpolicy, preflight
 from .app import Settings, create_app
 from .logs import configure_logging
 from .protocol import MAX_FRAME
+from .request_head import HeadGuard
 from .storage import normalise_url
 
 SWITCH_SECONDS = 0.0005
+# What one stranger can hold open (docs/serve.md, "Limits"): past LIMIT_CONCURRENCY connections
+# and tasks uvicorn answers 503 at once; an idle keep-alive connection is closed after
+# KEEP_ALIVE seconds, a request head not whole within 10 s or 16 KiB (request_head.py).
+LIMIT_CONCURRENCY = 4000
+KEEP_ALIVE = 5
 
 
 def address(settings: Settings) -> str:
@@ -55,7 +61,8 @@ def run(settings: Settings) -> None:
     preflight.check(settings)  # a wrong URL: one line naming it, before "serving on"
     app = create_app(settings)
     where = normalise_url(settings.database_url)
-    print(f"gamenight is serving on {address(settings)}  (open it in a browser; /docs for the API)")
+    api = "/docs" if settings.api_docs else "/openapi.json"
+    print(f"gamenight is serving on {address(settings)}  (open it in a browser; {api} for the API)")
     print(f"storage: {where.split('@')[-1]}", flush=True)
     gcpolicy.install()  # short collection pauses (server/gcpolicy.py)
     # The storage thread that waited out an fsync needs the GIL back to hand the commit to the
@@ -72,6 +79,9 @@ def run(settings: Settings) -> None:
             # deflate, four times a move at a four-seat table, to save a few KB a move.
             ws_per_message_deflate=False,
             timeout_graceful_shutdown=10,
+            limit_concurrency=LIMIT_CONCURRENCY,
+            timeout_keep_alive=KEEP_ALIVE,
+            http=HeadGuard,
             log_level="warning",
             log_config=log_config,
             proxy_headers=True,

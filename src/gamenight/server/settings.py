@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
+
 
 @dataclass
 class Settings:
@@ -22,3 +24,15 @@ class Settings:
     max_refusals: int = 100
     ws_per_client: int = 100  # open WebSockets per client address; 0 turns the cap off
     tables_per_client: int = 50  # unfinished tables one client address made here; 0: no cap
+    watchers_per_table: int = 500  # spectators and displays of one table here; 0: no cap
+    allowed_hosts: list[str] = field(default_factory=list)  # Host names served; [] see below
+    api_docs: bool = False  # /docs (Swagger UI, loaded from a CDN): off on the tokens' origin
+
+    def hosts(self) -> list[str]:
+        """The Host allow-list: a server on a loopback address answers only to loopback names
+        (a DNS-rebinding page cannot reach it under its own name); elsewhere any, unless set."""
+        if self.allowed_hosts:
+            return self.allowed_hosts
+        if self.host in LOOPBACK:
+            return list(LOOPBACK)
+        return ["*"]

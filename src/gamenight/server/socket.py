@@ -22,6 +22,7 @@ from . import chat, wire
 from .connection import Connection
 from .limits import ClientRates, RateLimit
 from .metrics import ServerMetrics
+from .presence import Presence
 from .protocol import (
     FRAME_TYPES,
     MAX_FRAME,
@@ -93,6 +94,12 @@ def add_socket(
         return urlsplit(origin).netloc == ws.headers.get("host")
 
     open_sockets: dict[str, int] = {}  # client address -> its WebSockets open here
+    presence = Presence()
+
+    async def announce_seats(table: Table) -> None:
+        """Every connection of the table (every process) is sent the seats summary."""
+        notice = {"table_id": table.id, "move": table.move, "kind": "seats"}
+        await service.fanout.publish(table.id, notice)
 
     @app.websocket("/ws/{table_id}")
     async def socket(ws: WebSocket, table_id: str) -> None:
@@ -142,9 +149,15 @@ def add_socket(
         except Exception as e:
             await refuse_unexpected(ws, table_id, e)
             return
+        cap = settings.watchers_per_table
+        if seat is None and cap and table.spectators >= cap:
+            full = ServerError("rate_limited", f"this table has {cap} watchers already")
+            await refuse(ws, full, 4429)
+            return
         conn = Connection(ws, service, table, seat, hello.token)
         connections.add(conn)
-        service.connect(table, seat if hello.role == "player" else None, +1)
+        counted = seat if hello.role == "player" else None
+        service.connect(table, counted, +1)
         unsubscribe = service.fanout.subscribe(table.id, conn.on_notice)
         pump = asyncio.create_task(conn.pump())
         try:
@@ -159,9 +172,8 @@ def add_socket(
             await conn.send_state(force=True)
             await chat.recent(service, table)
             await conn.send_chat()  # the table's recent chat, when there is any
-            await service.fanout.publish(
-                table.id, {"table_id": table.id, "move": table.move, "kind": "seats"}
-            )
+            first = counted is not None and table.connected.get(counted) == 1
+            await presence.changed(table.id, lambda: announce_seats(table), first)
             await serve(conn)
         except (WebSocketDisconnect, RuntimeError):
             pass
@@ -171,11 +183,10 @@ def add_socket(
             pump.cancel()
             unsubscribe()
             connections.discard(conn)
-            service.connect(table, seat if hello.role == "player" else None, -1)
+            service.connect(table, counted, -1)
             try:
-                await service.fanout.publish(
-                    table.id, {"table_id": table.id, "move": table.move, "kind": "seats"}
-                )
+                last = counted is not None and table.connected.get(counted) == 0
+                await presence.changed(table.id, lambda: announce_seats(table), last)
             except Exception:
                 log.exception("could not announce a disconnect")
 

@@ -125,6 +125,7 @@ class Table:
     race: dict[str, Any] | None = None
     chat: list[dict[str, Any]] | None = None  # the newest chat messages (server/chat.py)
     chat_limits: dict[SeatKey, Any] = field(default_factory=dict)  # each seat's chat bucket
+    bot_rate: Any = None  # the bots' moves bucket (server/clock.py)
     connected: dict[SeatKey, int] = field(default_factory=dict)
     spectators: int = 0
     deadline: float | None = None
