@@ -62,7 +62,8 @@ def test_an_away_players_seat_is_played_by_a_bot_until_he_is_back(
     # Ann does nothing: her timer runs out, a bot plays her seat and the log says so
     back = page.get_by_role("button", name="I'm back")
     back.wait_for()
-    expect(page.locator("#log")).to_contain_text("Ann is away: a bot plays for Ann")
+    away = "Ann is away: a bot plays for them until they are back"
+    expect(page.locator("#log li.note")).to_have_text([away])
     assert seats_of(server, tid)[0]["away"] is True
     expect(page.locator("#seats")).to_contain_text("away · a bot plays")
     moves = server.call("GET", f"/api/tables/{tid}")["move"]
@@ -72,9 +73,16 @@ def test_an_away_players_seat_is_played_by_a_bot_until_he_is_back(
     )
     # the timer off, so she cannot run out of time again while the test looks
     server.call("POST", f"/api/tables/{tid}/timer", {"turn_seconds": None}, made["host_token"])
+    # the server keeps the line: a page opened now shows it, among the game's lines after it
+    later = new_context().new_page()
+    later.goto(f"{server.base}/t/{tid}")
+    later.wait_for_selector("#conn.open")
+    expect(later.locator("#log li.note")).to_have_text([away])
+    expect(later.locator("#log li.note + li:not(.note)")).to_have_count(1)
     back.click()
     expect(back).to_be_hidden()
-    expect(page.locator("#log")).to_contain_text("Ann is back")
+    for seen in (page, later):
+        expect(seen.locator("#log li.note")).to_have_text([away, "Ann is back and plays again"])
     until(lambda: seats_of(server, tid)[0]["away"], lambda away: away is False)
     assert not errors, errors
 
