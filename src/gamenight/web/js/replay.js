@@ -11,7 +11,7 @@ function moveText(m, names, live) {
 /**
  * frames: [{move, view, events}] snapshots (from the server's replay, or those this browser saw),
  * record: the public record ({moves: [{seat, action}]}), notes: the table's own log (away, back,
- * seats freed...) from its summary, each shown after the events of the move it followed.
+ * seats freed...) from its summary, each shown with the step of the move it followed.
  */
 export function replayViewer({ record, frames, renderer, names, every = names, seat, close, notes = [] }) {
   const moves = record?.moves || [];
@@ -27,11 +27,12 @@ export function replayViewer({ record, frames, renderer, names, every = names, s
     if (!steps.length) return;
     i = Math.max(0, Math.min(steps.length - 1, k));
     const f = steps[i];
+    const since = i ? steps[i - 1].move : -1; // a thinned replay's step shows the moves since the last
     slider.value = String(i);
     where.textContent = `After move ${f.move} of ${moves.length || steps[steps.length - 1].move} (step ${i + 1} of ${steps.length})`;
     mount(board, renderer.render({ view: f.view, names, seat, legal: [], actors: [], act: () => {}, redraw: () => go(i), race: null }));
     mount(events, ...(f.events || []).map((e) => h("li", {}, ...withNames(seatNames(e, names), every))),
-      ...notes.filter((n) => n.move === f.move).map((n) => h("li", { class: "note" }, n.text)));
+      ...notes.filter((n) => n.move > since && n.move <= f.move).map((n) => h("li", { class: "note" }, n.text)));
     for (const li of list.children) li.classList.toggle("now", Number(li.dataset.move) === f.move);
   }
 
