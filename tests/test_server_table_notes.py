@@ -1,5 +1,5 @@
-"""The table's own log (server/notes.py): away, back, seats freed, left or given to a bot and
-the table cancelled are said by the server, kept with the table (a restart keeps them) and sent
+"""The table's own log (server/notes.py): away, back, seats freed, left, taken or given to a bot
+and the table cancelled are said by the server, kept with the table (a restart keeps them) and sent
 in its summary, so a page opened later shows them too."""
 
 from __future__ import annotations
@@ -43,13 +43,15 @@ async def test_away_back_freed_and_cancelled_are_kept_through_a_restart(tmp_path
         await service.back(table, first)  # already back: said once
         other = 1 - first
         await service.kick(table.id, host, other)
+        await service.join(table.id, "Cy", other)  # mid-game: said too
         await service.cancel(table.id, host)
         notes = table.summary()["notes"]
-        assert kinds(table.summary()) == ["away", "back", "freed", "cancelled"]
+        assert kinds(table.summary()) == ["away", "back", "freed", "took", "cancelled"]
         assert notes[1]["text"] == f"{name} is back and plays again"
         assert notes[2]["name"] == table_name(other) and table_name(other) in notes[2]["text"]
         assert "a bot plays it" in notes[2]["text"]  # freed mid-game: a stand-in plays
-        assert [n["n"] for n in notes] == [1, 2, 3, 4]
+        assert notes[3]["text"] == f"Cy takes seat {'AB'[other]}"
+        assert [n["n"] for n in notes] == [1, 2, 3, 4, 5]
         await close(service)
         service = await service_at(tmp_path / "t.db", clock)  # stored with the table
         again = await service.find(table.id)

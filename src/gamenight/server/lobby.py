@@ -276,7 +276,9 @@ class Lobby:
             target.name, target.token_hash = told_apart(name, table, seat), token_hash(token)
             target.away = False  # a seat a stand-in played while open: the newcomer plays it
             stand_in(table)
-            await self.storage.update_table(table.id, seats=table.seat_rows())
+            if table.status == "playing":
+                say(table, "took", seat, target.name)
+            await self.storage.update_table(table.id, seats=table.seat_rows(), notes=table.notes)
         if table.status == "playing":
             self.timers.seat_changed(table, seat)
         await self.sync.notify(table, "seats")

@@ -1,5 +1,5 @@
 """The table's own log: what happened to its seats and to the table itself (away, back, freed,
-given to a bot, left, cancelled), as opposed to the game's events.
+given to a bot, left, taken mid-game, cancelled), as opposed to the game's events.
 
 Kept with the table (stored in its row, the newest ``NOTES_KEPT``) and sent in its summary, so a
 page opened later, a restart or another process shows the same lines. Each note says after how
@@ -19,6 +19,7 @@ WORDS = {
     "away": "{who} is away: a bot plays for them until they are back",
     "back": "{who} is back and plays again",
     "left": "{who} left the table",
+    "took": "{who} takes {seat_only}",
     "freed": "The host freed {seat}",
     "bot": "The host gave {seat} to a bot for the rest of the game",
     "cancelled": "The host cancelled the table",
@@ -33,7 +34,8 @@ def seat_words(seat: SeatKey) -> str:
 def say(table: Table, kind: str, seat: SeatKey | None = None, name: str | None = None) -> None:
     """Add a note to the table's log (the caller stores and announces the change)."""
     where = "" if seat is None else seat_words(seat)
-    text = WORDS[kind].format(who=name or where, seat=f"{where} ({name})" if name else where)
+    seat_and_name = f"{where} ({name})" if name else where
+    text = WORDS[kind].format(who=name or where, seat=seat_and_name, seat_only=where)
     if kind in ("left", "freed") and table.status == "playing" and seat != DEALER:
         text += STAND_IN
     last = table.notes[-1]["n"] if table.notes else 0
