@@ -19,9 +19,9 @@ WORDS = {
     "away": "{who} is away: a bot plays for them until they are back",
     "back": "{who} is back and plays again",
     "left": "{who} left the table",
-    "took": "{who} takes {seat_only}",
-    "freed": "The host freed {seat}",
-    "bot": "The host gave {seat} to a bot for the rest of the game",
+    "took": "{who} takes {seat}",
+    "freed": "The host freed {seat_named}",
+    "bot": "The host gave {seat_named} to a bot for the rest of the game",
     "cancelled": "The host cancelled the table",
 }
 STAND_IN = ": a bot plays it until someone takes it with the join link"
@@ -34,8 +34,8 @@ def seat_words(seat: SeatKey) -> str:
 def say(table: Table, kind: str, seat: SeatKey | None = None, name: str | None = None) -> None:
     """Add a note to the table's log (the caller stores and announces the change)."""
     where = "" if seat is None else seat_words(seat)
-    seat_and_name = f"{where} ({name})" if name else where
-    text = WORDS[kind].format(who=name or where, seat=seat_and_name, seat_only=where)
+    named = f"{where} ({name})" if name else where
+    text = WORDS[kind].format(who=name or where, seat=where, seat_named=named)
     if kind in ("left", "freed") and table.status == "playing" and seat != DEALER:
         text += STAND_IN
     last = table.notes[-1]["n"] if table.notes else 0
