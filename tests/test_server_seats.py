@@ -311,4 +311,10 @@ async def test_the_hosts_changes_on_one_process_hold_on_the_other(
         await refused("bad_token", a.act(table.id, tokens[1], table.move, {"type": "throw"}))
         await a.cancel(table.id, host)
         await until(lambda: there.status == "cancelled", what="B to see the table cancelled")
+        # the table's log says the same on both: the seat freed on B, the cancel on A
+        assert (
+            [n["kind"] for n in there.notes]
+            == ["freed", "cancelled"]
+            == [n["kind"] for n in table.notes]
+        )
         await refused("game_over", b.join(table.id, "Cy", 1))

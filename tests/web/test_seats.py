@@ -1,6 +1,7 @@
 """Table manners in a real browser: a seat taken back from another browser, a bot standing in
 for an away player until he is back, the host freeing a seat and cancelling, names shown as
-typed, the lobby's options in words, the results display and the not-found page."""
+typed, the lobby's options in words, the results display and the not-found page; the table's own
+log (away, back, a seat freed) on a page opened later and in the replay."""
 
 from __future__ import annotations
 
@@ -62,7 +63,8 @@ def test_an_away_players_seat_is_played_by_a_bot_until_he_is_back(
     # Ann does nothing: her timer runs out, a bot plays her seat and the log says so
     back = page.get_by_role("button", name="I'm back")
     back.wait_for()
-    expect(page.locator("#log")).to_contain_text("Ann is away: a bot plays for Ann")
+    away = "Ann is away: a bot plays for them until they are back"
+    expect(page.locator("#log li.note")).to_have_text([away])
     assert seats_of(server, tid)[0]["away"] is True
     expect(page.locator("#seats")).to_contain_text("away · a bot plays")
     moves = server.call("GET", f"/api/tables/{tid}")["move"]
@@ -72,10 +74,49 @@ def test_an_away_players_seat_is_played_by_a_bot_until_he_is_back(
     )
     # the timer off, so she cannot run out of time again while the test looks
     server.call("POST", f"/api/tables/{tid}/timer", {"turn_seconds": None}, made["host_token"])
+    # the server keeps the line: a page opened now shows it, among the game's lines after it
+    later = new_context().new_page()
+    later.goto(f"{server.base}/t/{tid}")
+    later.wait_for_selector("#conn.open")
+    expect(later.locator("#log li.note")).to_have_text([away])
+    expect(later.locator("#log li.note + li:not(.note)")).to_have_count(1)
     back.click()
     expect(back).to_be_hidden()
-    expect(page.locator("#log")).to_contain_text("Ann is back")
+    for seen in (page, later):
+        expect(seen.locator("#log li.note")).to_have_text([away, "Ann is back and plays again"])
     until(lambda: seats_of(server, tid)[0]["away"], lambda away: away is False)
+    assert not errors, errors
+
+
+def test_a_seat_freed_mid_game_is_said_in_the_log_and_in_the_replay(
+    server: Server, new_context: Any
+) -> None:
+    made = server.table("snake-eyes", [HUMAN, BOT], bot_pace="instant")
+    tid, host = made["table_id"], made["host_token"]
+    server.call("POST", f"/api/tables/{tid}/join", {"name": "<i>Ann</i>", "seat": 0})
+    server.call("POST", f"/api/tables/{tid}/start", token=host)
+    server.call("POST", f"/api/tables/{tid}/kick", {"seat": 0}, host)  # bots play it out
+    until(lambda: server.call("GET", f"/api/tables/{tid}"), lambda t: t["status"] == "finished")
+    (note,) = server.call("GET", f"/api/tables/{tid}")["notes"]
+    freed = "The host freed seat A (<i>Ann</i>): a bot plays it until someone takes it"
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    page.goto(f"{server.base}/t/{tid}")  # opened once it is all over: the line is there
+    page.wait_for_selector("#over:not([hidden])")
+    expect(page.locator("#log li.note")).to_have_text([re.compile(re.escape(freed))])
+    assert page.locator("#log i").count() == 0  # the name is text, not markup
+    # the replay shows it beside the events of the move it followed, and there only
+    page.get_by_role("button", name="Replay the game").click()
+    page.get_by_role("button", name="first move").click()
+
+    def shown() -> int:  # the move the replay shows
+        return int(re.findall(r"\d+", page.locator(".replay-where").inner_text())[0])
+
+    while shown() < note["move"]:  # (a long game's replay may skip moves)
+        page.get_by_role("button", name="next move").click()
+    expect(page.locator(".replay-events li.note")).to_have_text([re.compile(re.escape(freed))])
+    page.get_by_role("button", name="next move").click()
+    expect(page.locator(".replay-events li.note")).to_have_count(0)
     assert not errors, errors
 
 

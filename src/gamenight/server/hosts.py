@@ -17,6 +17,7 @@ from gamenight.engine.game import is_realtime
 from .clock import Timers, stand_in
 from .lease import Lease
 from .lobby import CLOSED, Lobby
+from .notes import say
 from .protocol import ServerError
 from .storage import Storage
 from .sync import Sync
@@ -53,7 +54,9 @@ class Hosts:
         async with table.lock, self.lease.hold(table.id):
             await self.sync.catch_up_locked(table, row=True)
             kind = change()
-            await self.storage.update_table(table.id, seats=table.seat_rows(), **row)
+            await self.storage.update_table(
+                table.id, seats=table.seat_rows(), notes=table.notes, **row
+            )
         await self.sync.notify(table, kind)
 
     # --- the host ---------------------------------------------------------------------------
@@ -68,6 +71,7 @@ class Hosts:
             target = table.seat(seat)
             if target.kind == "bot":
                 raise ServerError("bad_request", f"seat {seat!r} is a bot's: nobody to free")
+            say(table, "freed", seat, target.name)
             target.name, target.token_hash = None, None
             target.away = table.status == "playing" and seat != DEALER
             stand_in(table)
@@ -89,6 +93,7 @@ class Hosts:
                 raise ServerError("bad_request", "the dealer is always a person")
             if target.kind == "bot":
                 raise ServerError("bad_request", f"seat {seat!r} is a bot's already")
+            say(table, "bot", seat, target.name)
             target.kind, target.bot, target.name, target.token_hash = "bot", "sensible", None, None
             target.away = False
             table.bots[int(seat)] = make_bot(
@@ -111,9 +116,11 @@ class Hosts:
             table.status = "cancelled"
             self.timers.cancel(table)
             table.deadline = None
+            say(table, "cancelled")
             return "status"
 
         await self._change(table, cancel, status="cancelled")
+        await self.sync.notify(table, "seats")  # every page's log says so
         log.info("table %s cancelled by its host", table.id, extra={"table": table.id})
         return table
 
@@ -139,6 +146,8 @@ class Hosts:
             return
 
         def gone() -> str:
+            if not table.seat(seat).away:
+                say(table, "away", seat, table.seat(seat).name)
             table.seat(seat).away = True
             stand_in(table)
             return "seats"
@@ -152,6 +161,8 @@ class Hosts:
             return
 
         def here() -> str:
+            if table.seat(seat).away:
+                say(table, "back", seat, table.seat(seat).name)
             table.seat(seat).away = False
             stand_in(table)
             return "seats"

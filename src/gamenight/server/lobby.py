@@ -21,6 +21,7 @@ from gamenight.engine.game import game_class, is_realtime
 
 from .clock import Timers, make_bots, stand_in
 from .lease import Lease
+from .notes import say
 from .protocol import MAX_NAME, CreateTable, SeatSpec, ServerError, clean_name
 from .rebuild import from_row, row, seats_from
 from .referee import Referee, draw_chance
@@ -73,6 +74,7 @@ def lobby_summary(row: dict[str, Any]) -> dict[str, Any]:
         "rematch": row.get("rematch"),
         "spectators": 0,
         "listed": bool(row.get("listed")),
+        "notes": row.get("notes") or [],
     }
 
 
@@ -274,7 +276,9 @@ class Lobby:
             target.name, target.token_hash = told_apart(name, table, seat), token_hash(token)
             target.away = False  # a seat a stand-in played while open: the newcomer plays it
             stand_in(table)
-            await self.storage.update_table(table.id, seats=table.seat_rows())
+            if table.status == "playing":
+                say(table, "took", seat, target.name)
+            await self.storage.update_table(table.id, seats=table.seat_rows(), notes=table.notes)
         if table.status == "playing":
             self.timers.seat_changed(table, seat)
         await self.sync.notify(table, "seats")
@@ -286,10 +290,11 @@ class Lobby:
             await self.sync.catch_up_locked(table, row=True)
             key = table.seat_of(token)
             s = table.seat(key)
+            say(table, "left", key, s.name)
             s.name, s.token_hash = None, None
             s.away = table.status == "playing" and key != DEALER  # a bot plays on for him
             stand_in(table)
-            await self.storage.update_table(table.id, seats=table.seat_rows())
+            await self.storage.update_table(table.id, seats=table.seat_rows(), notes=table.notes)
         if table.status == "playing":
             self.timers.seat_changed(table, key)
         await self.sync.notify(table, "seats")

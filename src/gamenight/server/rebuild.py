@@ -33,6 +33,7 @@ def row(table: Table) -> dict[str, Any]:
         "rematch_of": table.rematch_of,
         "rematch": table.rematch,
         "listed": table.listed,
+        "notes": table.notes,
     }
 
 
@@ -55,6 +56,7 @@ def from_row(row: dict[str, Any], moves: list[tuple[int | None, Any]]) -> Table:
         rematch_of=row.get("rematch_of"),
         rematch=row.get("rematch"),
         listed=bool(row.get("listed")),
+        notes=row.get("notes") or [],
     )
     table.last_active = table.moved_at = row.get("updated_at") or time.time()
     table.last_call_move = last_call(state)

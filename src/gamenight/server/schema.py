@@ -38,6 +38,7 @@ tables = Table(
     Column("rematch_of", String(32), nullable=True),
     Column("rematch", String(32), nullable=True),
     Column("listed", Boolean, nullable=False, default=False),  # in the lobby: the host's choice
+    Column("notes", JSON, nullable=True),  # the table's own log (server/notes.py)
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
 )

@@ -212,6 +212,7 @@ class Sync:
                 table.rematch = fresh.get("rematch")
                 table.turn_seconds = fresh.get("turn_seconds")
                 table.listed = bool(fresh.get("listed"))
+                table.notes = fresh.get("notes") or []
                 stand_in(table)
 
     def _on_gap(self) -> None:

@@ -124,6 +124,7 @@ class Table:
     right_before: tuple[int, Any] | None = None  # (last call's move, the right call before it)
     race: dict[str, Any] | None = None
     chat: list[dict[str, Any]] | None = None  # the newest chat messages (server/chat.py)
+    notes: list[dict[str, Any]] = field(default_factory=list)  # the table's log (notes.py)
     chat_limits: dict[SeatKey, Any] = field(default_factory=dict)  # each seat's chat bucket
     bot_rate: Any = None  # the bots' moves bucket (server/clock.py)
     connected: dict[SeatKey, int] = field(default_factory=dict)
@@ -197,6 +198,7 @@ class Table:
             "rematch": self.rematch,
             "spectators": self.spectators,
             "listed": self.listed,
+            "notes": self.notes,
         }
 
     def all_seats(self) -> list[tuple[SeatKey, Seat]]:

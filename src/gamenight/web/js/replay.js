@@ -17,9 +17,10 @@ function moveText(m, names, live, renderer) {
 
 /**
  * frames: [{move, view, events}] snapshots (from the server's replay, or those this browser saw),
- * record: the public record ({moves: [{seat, action}]}).
+ * record: the public record ({moves: [{seat, action}]}), notes: the table's own log (away, back,
+ * seats freed...) from its summary, each shown with the step of the move it followed.
  */
-export function replayViewer({ record, frames, renderer, names, every = names, seat, close }) {
+export function replayViewer({ record, frames, renderer, names, every = names, seat, close, notes = [] }) {
   const moves = record?.moves || [];
   const steps = [...new Map((frames || []).map((f) => [f.move, f])).values()].sort((a, b) => a.move - b.move);
   let i = steps.length ? steps.length - 1 : 0;
@@ -33,10 +34,12 @@ export function replayViewer({ record, frames, renderer, names, every = names, s
     if (!steps.length) return;
     i = Math.max(0, Math.min(steps.length - 1, k));
     const f = steps[i];
+    const since = i ? steps[i - 1].move : -1; // a thinned replay's step shows the moves since the last
     slider.value = String(i);
     where.textContent = `After move ${f.move} of ${moves.length || steps[steps.length - 1].move} (step ${i + 1} of ${steps.length})`;
     mount(board, renderer.render({ view: f.view, names, seat, legal: [], actors: [], act: () => {}, redraw: () => go(i), race: null }));
-    mount(events, ...(f.events || []).map((e) => h("li", {}, ...withNames(seatNames(e, names), every))));
+    mount(events, ...(f.events || []).map((e) => h("li", {}, ...withNames(seatNames(e, names), every))),
+      ...notes.filter((n) => n.move > since && n.move <= f.move).map((n) => h("li", { class: "note" }, n.text)));
     for (const li of list.children) li.classList.toggle("now", Number(li.dataset.move) === f.move);
   }
 

@@ -50,13 +50,15 @@ function drawState(frame) {
   }
   // events cover [event_count - k, event_count): keep only lines this page has not shown yet
   let lines = frame.events || [];
+  let first = app.eventCount;
   if (typeof frame.event_count === "number") {
-    const first = frame.event_count - lines.length;
+    first = frame.event_count - lines.length;
     lines = lines.slice(Math.max(0, app.eventCount - first));
+    first = Math.max(first, app.eventCount);
     app.eventCount = Math.max(app.eventCount, frame.event_count);
   }
   noteDice(lines);
-  drawLog(lines);
+  drawLog(lines, first);
   app.history.push({ move: frame.move, view: frame.view, events: lines });
   if (app.history.length > 2000) app.history.shift();
   saveHistory();

@@ -130,7 +130,7 @@ async function openReplay({ entry = true } = {}) {
   } catch { /* not offered: keep what this browser saw */ }
   const panel = $("replay");
   mount(panel, replayViewer({ record, frames, renderer: app.renderer, names: names(), every: allNames(), seat: typeof app.seat === "number" ? app.seat : null,
-    close: () => {
+    notes: app.summary?.notes || [], close: () => {
       if (location.hash !== REPLAY_HASH) closeReplay();
       else if (replayEntry) history.back(); // popstate closes it
       else { history.replaceState(null, "", location.pathname); closeReplay(); }

@@ -2,8 +2,7 @@
 // (free a seat, give it to a bot, cancel, list in the lobby), and "away" seats a bot plays.
 import { h, letter } from "../dom.js";
 import { api, seats, hostTokens } from "../net.js";
-import { tableId, $, app, page, names, banner } from "./page.js";
-import { drawLog } from "./log.js";
+import { tableId, $, app, page, banner } from "./page.js";
 
 const path = (what) => `/api/tables/${encodeURIComponent(tableId)}/${what}`;
 
@@ -98,21 +97,4 @@ export function awayNotice() {
     try { page.updateSummary(await api(path("back"), { method: "POST", token: seats.get(tableId)?.token })); } catch (err) { banner(err.message); back.disabled = false; }
   } }, "I'm back");
   return h("div", { class: "away-note", role: "status" }, "You ran out of time: a bot is playing your seat. ", back);
-}
-
-let lastAway = null; // seat -> away, as last shown
-/** Say in the log when a seat goes away (a bot stands in) or its player is back. */
-export function announceAway(summary) {
-  const now = new Map((summary.seats || []).filter((s) => typeof s.seat === "number").map((s) => [s.seat, Boolean(s.away)]));
-  if (lastAway && summary.status === "playing") {
-    const who = names();
-    const lines = [];
-    for (const [seat, away] of now) {
-      if (away === Boolean(lastAway.get(seat))) continue;
-      const name = who[seat] ?? `seat ${letter(seat)}`;
-      lines.push(away ? `${name} is away: a bot plays for ${name} until they are back.` : `${name} is back and plays again.`);
-    }
-    if (lines.length) drawLog(lines);
-  }
-  lastAway = now;
 }

@@ -2,12 +2,38 @@
 import { h, withNames, seatNames } from "../dom.js";
 import { tableId, $, app, names, allNames } from "./page.js";
 
-export function drawLog(lines) {
+// Each line's place in the log: the game's line i sorts at 2i+1, a table note that came after
+// e of the game's events at 2e, so it sits between the lines before it and after it.
+function place(li, key) {
   const log = $("log");
-  const who = allNames();
-  for (const line of lines) log.append(h("li", {}, ...withNames(seatNames(line, names()), who)));
+  li.dataset.at = key;
+  let after = log.lastElementChild;
+  while (after && Number(after.dataset.at) > key) after = after.previousElementSibling;
+  if (after) after.after(li); else log.prepend(li);
+}
+
+function trimmed() {
+  const log = $("log");
   while (log.children.length > 200) log.firstChild.remove();
   log.scrollTop = log.scrollHeight;
+}
+
+/** The game's lines, the first of them the game's event number `first`. */
+export function drawLog(lines, first) {
+  const who = allNames();
+  lines.forEach((line, i) => place(h("li", {}, ...withNames(seatNames(line, names()), who)), 2 * (first + i) + 1));
+  trimmed();
+}
+
+let notesShown = 0; // the newest table note drawn
+/** The table's own notes (away, back, seats freed, cancelled) the server keeps, each once,
+ * marked apart from the game's lines; the names in them are text, never markup. */
+export function drawNotes(notes) {
+  const fresh = (notes || []).filter((note) => note.n > notesShown);
+  for (const note of fresh) place(h("li", { class: "note" }, note.text), 2 * note.event);
+  if (!fresh.length) return; // a seats change alone leaves the log where the reader has it
+  notesShown = fresh[fresh.length - 1].n;
+  trimmed();
 }
 
 const DICE_RE = /\((\d)\+(\d)\)|rolls? (\d+)/;

@@ -4,8 +4,9 @@ import { api, seats, hostTokens, playerName, rememberName } from "../net.js";
 import { tableId, $, app, page, names, banner, openSeats } from "./page.js";
 import { showChat } from "./chat.js";
 import { draw } from "./moves.js";
-import { seatControls, tableControls, awayNotice, announceAway, seatLinkBox, learnSeat } from "./host.js";
+import { seatControls, tableControls, awayNotice, seatLinkBox, learnSeat } from "./host.js";
 import { offerRematch } from "./end.js";
+import { drawNotes } from "./log.js";
 
 function showJoin() {
   const panel = $("join");
@@ -136,7 +137,7 @@ setInterval(async () => {
 }, 3000);
 
 export function updateSummary(summary) {
-  announceAway(summary);
+  drawNotes(summary.notes);
   app.summary = summary;
   learnSeat(app.seat);
   $("title").textContent = summary.title || summary.game;
