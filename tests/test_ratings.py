@@ -111,7 +111,11 @@ def test_a_bot_that_cannot_play_the_table_is_refused_by_name() -> None:
 def test_tournament_help_lists_every_bot_and_prints_the_pairwise_table() -> None:
     runner = CliRunner()
     shown = runner.invoke(app, ["tournament", "--help"], env={"COLUMNS": "200"})
-    for kind in ("random", "sensible", "optimal", "mcts-N", "mcts-Ts"):
+    from gamenight.bots.factory import BOT_KINDS, HELP
+    from gamenight.cli.analyse import BOT_HELP
+
+    assert BOT_HELP == HELP
+    for kind in BOT_KINDS:
         assert kind in shown.output
     out = runner.invoke(
         app, ["tournament", "shake", "--bots", "random,sensible", "--games", "2", "--players", "2"]

@@ -214,3 +214,29 @@ def test_a_cluster_lost_mid_run_keeps_the_figures_so_far(
     out = json.loads(result.stdout)
     assert out["interrupted"] and 0 < out["games"] < 40 * sim.CHUNK
     assert "lost a task" in out["stopped"] and "lost a task" in result.stderr
+
+
+def test_a_token_where_ray_reads_it_turns_token_mode_on(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    """`ray start --head` with authentication refused the driver (InvalidAuthToken and a
+    traceback): the driver sends its token only with RAY_AUTH_MODE=token."""
+    for name in ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))  # no ~/.ray/auth_token
+    ray_backend.use_token()
+    assert "RAY_AUTH_MODE" not in os.environ
+    token = tmp_path / "token"
+    token.write_text("abc")
+    monkeypatch.setenv("RAY_AUTH_TOKEN_PATH", str(token))
+    ray_backend.use_token()
+    assert os.environ["RAY_AUTH_MODE"] == "token"
+    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")  # an explicit mode is the user's
+    ray_backend.use_token()
+    assert os.environ["RAY_AUTH_MODE"] == "disabled"
+    monkeypatch.delenv("RAY_AUTH_TOKEN_PATH")
+    monkeypatch.delenv("RAY_AUTH_MODE")
+    (tmp_path / ".ray").mkdir()
+    (tmp_path / ".ray" / "auth_token").write_text("abc")
+    ray_backend.use_token()
+    assert os.environ["RAY_AUTH_MODE"] == "token"

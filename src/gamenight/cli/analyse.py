@@ -11,7 +11,6 @@ import typer
 from rich.markup import escape
 
 import gamenight
-from gamenight.bots.factory import HELP as BOT_HELP
 from gamenight.engine import GamenightError
 
 from .common import (
@@ -34,6 +33,14 @@ from .common import (
     refuse,
     refuse_any,
     writable_plot,
+)
+
+# gamenight.bots.factory.HELP, written out: importing the bots loads NumPy, too slow for --help
+# (tests/test_ratings.py checks that the two agree)
+BOT_HELP = (
+    "random; sensible (each game's rule-of-thumb bot); optimal (exact, 2-player shake only); "
+    "mcts (Monte Carlo search, 200 playouts a move); mcts-N (N playouts a move); "
+    "mcts-Ts (T seconds a move, at most 60, e.g. mcts-1s or mcts-0.2s)"
 )
 
 
