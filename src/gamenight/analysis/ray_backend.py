@@ -14,7 +14,6 @@ import os
 import socket
 import sys
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 from .stats import Tally
@@ -78,29 +77,14 @@ def probe_given(address: str | None) -> None:
         probe(os.environ["RAY_ADDRESS"], named="RAY_ADDRESS")
 
 
+# Ray 2.52 on: a cluster started with token authentication refuses a driver that does not send
+# its token, and a driver joining an address sends one only with RAY_AUTH_MODE=token (Ray never
+# sends a token found on disk to an address by itself: it might belong to another cluster)
 TOKEN_HINT = (
-    "if the cluster uses token authentication (Ray 2.52 on), give its token as RAY_AUTH_TOKEN, "
-    "a file named by RAY_AUTH_TOKEN_PATH, or ~/.ray/auth_token (`ray get-auth-token` on the "
-    "head prints it)"
+    "if the cluster uses token authentication, set RAY_AUTH_MODE=token and give its token as "
+    "RAY_AUTH_TOKEN, in a file named by RAY_AUTH_TOKEN_PATH, or in ~/.ray/auth_token "
+    "(`ray get-auth-token` on the head prints it)"
 )
-
-
-def token_at_hand() -> bool:
-    """Whether a Ray token is where Ray's docs say it is read from: RAY_AUTH_TOKEN, the file
-    RAY_AUTH_TOKEN_PATH names, or ~/.ray/auth_token."""
-    if os.environ.get("RAY_AUTH_TOKEN"):
-        return True
-    named = os.environ.get("RAY_AUTH_TOKEN_PATH")
-    return Path(named).is_file() if named else (Path.home() / ".ray" / "auth_token").is_file()
-
-
-def use_token() -> None:
-    """A driver sends its token only with RAY_AUTH_MODE=token, so a cluster started by
-    ``ray start --head`` with authentication (Ray 2.60 turns it on when a token exists) refused
-    it with InvalidAuthToken. With the mode unset and a token at hand, turn the mode on; an
-    explicit RAY_AUTH_MODE is left as given."""
-    if "RAY_AUTH_MODE" not in os.environ and token_at_hand():
-        os.environ["RAY_AUTH_MODE"] = "token"
 
 
 def connect(address: str | None) -> bool:
@@ -114,7 +98,6 @@ def connect(address: str | None) -> bool:
     if not address:
         ray.init(include_dashboard=False, **quiet)
         return True
-    use_token()
     try:
         ray.init(address=address, **quiet)
     except (ConnectionError, RuntimeError, ValueError) as e:

@@ -62,7 +62,12 @@ def simulate(
         "local"
     ),
     address: Annotated[
-        str | None, typer.Option(help="ray: the cluster's address (default: start Ray locally)")
+        str | None,
+        typer.Option(
+            help="ray: the cluster's address (default: start Ray locally); a cluster with token "
+            "authentication needs RAY_AUTH_MODE=token and its token (RAY_AUTH_TOKEN, "
+            "RAY_AUTH_TOKEN_PATH or ~/.ray/auth_token)"
+        ),
     ] = None,
     plot: Annotated[
         Path | None,
