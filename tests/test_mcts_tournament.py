@@ -60,9 +60,43 @@ def test_mcts_beats_random_at_shake() -> None:
 
 def test_make_bot_reads_mcts_budgets() -> None:
     assert make_bot("shake", "mcts-7").playouts == 7  # type: ignore[attr-defined]
+    assert make_bot("shake", "mcts-0.5s").seconds == 0.5  # type: ignore[attr-defined]
     for bad in ("mcts-0", "mcts-x", "mcts-10000000"):
         with pytest.raises(ValueError, match="mcts-N"):
             make_bot("shake", bad)
+    for bad in ("mcts-0s", "mcts-61s", "mcts-xs", "mcts--1s", "mcts-nans"):
+        with pytest.raises(ValueError, match="mcts-Ts"):
+            make_bot("shake", bad)
+
+
+def test_the_search_keeps_to_its_playout_budget_every_move() -> None:
+    """The budget bounds the thinking: never more playouts than given, none for a forced move."""
+    state = gamenight.new_game("gambler", players=2).new_state(seed=5)
+    bot, other = MCTSBot(seed=2, playouts=30), make_bot("gambler", "sensible", seed=3)
+    decisions = 0
+    while not state.is_terminal() and decisions < 40:
+        if state.is_chance():
+            state.play_chance()
+            continue
+        seat = state.actors()[0]
+        forced = len(state.legal_actions(seat)) == 1
+        state.apply((bot if seat == 0 else other).act(state, seat), seat)
+        if seat == 0:
+            decisions += 1
+            assert bot.searched <= 30 and (bot.searched == 0) == forced
+
+
+def test_the_search_throws_its_own_dice_not_the_tables() -> None:
+    """A copy that kept the table's chance stream would know every die still to come."""
+    state = gamenight.new_game("shake", players=2).new_state(seed=1)
+    while not state.is_chance():
+        seat = state.actors()[0]
+        state.apply(state.legal_actions(seat)[0], seat)
+    coming = state.clone().sample_chance()
+    rng = random.Random(3)
+    copies = [determinize(state, rng).sample_chance() for _ in range(20)]
+    assert any(c != coming for c in copies)
+    assert state.clone().sample_chance() == coming  # the table's own stream is untouched
 
 
 def test_lineups_rotate_everyone_against_everyone() -> None:
