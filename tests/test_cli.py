@@ -253,15 +253,6 @@ def test_simulate_seats_the_players_the_table_file_names(tmp_path: Path) -> None
     assert json.loads(runner.invoke(app, [*args, "--players", "2"]).stdout)["players"] == 2
 
 
-def test_tournament_without_the_rl_extra_says_what_to_install(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    for name in ("openskill", "openskill.models"):
-        monkeypatch.setitem(sys.modules, name, None)  # as if not installed
-    args = ["tournament", "snake-eyes", "--bots", "random,random", "--games", "1"]
-    one_line_error(runner.invoke(app, args), "pip install", "[rl]")
-
-
 def test_simulate_realtime_refuses_a_turn_based_game() -> None:
     for game in ("shake", "gambler", "nosuchgame"):
         result = runner.invoke(app, ["simulate-realtime", game, "--games", "2"])

@@ -15,8 +15,6 @@ from gamenight.bots import make_bot
 from gamenight.bots.mcts import MCTSBot, determinize
 from gamenight.cli import app
 
-pytest.importorskip("openskill", reason="the rl extra is not installed: pip install -e '.[rl]'")
-
 
 @pytest.mark.parametrize("game", gamenight.list_games())
 def test_mcts_plays_every_game_legally_to_the_end(game: str) -> None:
@@ -62,9 +60,43 @@ def test_mcts_beats_random_at_shake() -> None:
 
 def test_make_bot_reads_mcts_budgets() -> None:
     assert make_bot("shake", "mcts-7").playouts == 7  # type: ignore[attr-defined]
+    assert make_bot("shake", "mcts-0.5s").seconds == 0.5  # type: ignore[attr-defined]
     for bad in ("mcts-0", "mcts-x", "mcts-10000000"):
         with pytest.raises(ValueError, match="mcts-N"):
             make_bot("shake", bad)
+    for bad in ("mcts-0s", "mcts-61s", "mcts-xs", "mcts--1s", "mcts-nans"):
+        with pytest.raises(ValueError, match="mcts-Ts"):
+            make_bot("shake", bad)
+
+
+def test_the_search_keeps_to_its_playout_budget_every_move() -> None:
+    """The budget bounds the thinking: never more playouts than given, none for a forced move."""
+    state = gamenight.new_game("gambler", players=2).new_state(seed=5)
+    bot, other = MCTSBot(seed=2, playouts=30), make_bot("gambler", "sensible", seed=3)
+    decisions = 0
+    while not state.is_terminal() and decisions < 40:
+        if state.is_chance():
+            state.play_chance()
+            continue
+        seat = state.actors()[0]
+        forced = len(state.legal_actions(seat)) == 1
+        state.apply((bot if seat == 0 else other).act(state, seat), seat)
+        if seat == 0:
+            decisions += 1
+            assert bot.searched <= 30 and (bot.searched == 0) == forced
+
+
+def test_the_search_throws_its_own_dice_not_the_tables() -> None:
+    """A copy that kept the table's chance stream would know every die still to come."""
+    state = gamenight.new_game("shake", players=2).new_state(seed=1)
+    while not state.is_chance():
+        seat = state.actors()[0]
+        state.apply(state.legal_actions(seat)[0], seat)
+    coming = state.clone().sample_chance()
+    rng = random.Random(3)
+    copies = [determinize(state, rng).sample_chance() for _ in range(20)]
+    assert any(c != coming for c in copies)
+    assert state.clone().sample_chance() == coming  # the table's own stream is untouched
 
 
 def test_lineups_rotate_everyone_against_everyone() -> None:
@@ -77,7 +109,7 @@ def test_extra_seats_go_to_every_bot_alike() -> None:
     `gamenight tournament gambler --bots random,sensible,mcts` gave random twice the games)."""
     assert lineups(3, 4) == [(0, 1, 2, 0), (1, 2, 0, 1), (2, 0, 1, 2)]
     assert lineups(2, 3) == [(0, 1, 0), (1, 0, 1)]
-    result = run_tournament("shake", ["random", "sensible", "optimal"], deals=1, players=4)
+    result = run_tournament("shake", ["random", "sensible", "mcts-2"], deals=1, players=4)
     assert [r.games for r in result.records] == [16, 16, 16]
 
 
@@ -112,7 +144,7 @@ def test_tournament_rates_the_sensible_bot_above_random() -> None:
     assert data["games"] == 16  # one lineup, two rotations, eight shared deals
     assert [b["bot"] for b in data["bots"]] == ["sensible", "random"]
     assert all(b["games"] == 16 for b in data["bots"])
-    assert data["bots"][0]["mu"] > data["bots"][1]["mu"]
+    assert data["bots"][0]["rating"] > data["bots"][1]["rating"]
     shares = sum(b["win_share"] for b in data["bots"])
     assert shares == pytest.approx(1.0)
 

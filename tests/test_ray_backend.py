@@ -214,3 +214,75 @@ def test_a_cluster_lost_mid_run_keeps_the_figures_so_far(
     out = json.loads(result.stdout)
     assert out["interrupted"] and 0 < out["games"] < 40 * sim.CHUNK
     assert "lost a task" in out["stopped"] and "lost a task" in result.stderr
+
+
+@pytest.fixture
+def head_with_token() -> Iterator[tuple[str, str, dict[str, str]]]:
+    """A real ``ray start --head`` with token authentication on a free port: its address, the
+    file holding its token, and an environment with no token anywhere (an empty HOME)."""
+    import secrets
+    import shutil
+    import signal
+    import tempfile
+
+    from services import wait_until
+
+    pytest.importorskip("ray", reason="the 'cluster' extra (ray) is not installed")
+    home = tempfile.mkdtemp(prefix="rt", dir="/tmp")  # short: Ray's socket paths live under it
+    token = os.path.join(home, "token")
+    with open(token, "w") as f:
+        f.write(secrets.token_hex(32))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
+    env["HOME"] = home
+    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    head = {**env, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN_PATH": token}
+    ray_cli = [sys.executable, "-c", "from ray.scripts.scripts import main; main()"]
+    args = ["start", "--head", "--port", str(port), "--num-cpus", "1", "--block"]
+    args += ["--include-dashboard=false", "--disable-usage-stats", "--temp-dir", f"{home}/r"]
+    proc = subprocess.Popen(
+        [*ray_cli, *args], env=head, start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    address = f"127.0.0.1:{port}"
+
+    def answers() -> bool:
+        try:
+            ray_backend.probe(address, seconds=2.0)
+        except ValueError:
+            assert proc.poll() is None, "ray start --head exited"
+            return False
+        return True
+
+    try:
+        wait_until(answers, timeout=300, what="the Ray head", poll=0.5)
+        yield address, token, env
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)  # --block stops what it started
+        try:
+            proc.wait(timeout=60)
+        finally:
+            with __import__("contextlib").suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)  # anything of its group left behind
+            shutil.rmtree(home, ignore_errors=True)
+
+
+def test_a_head_started_with_token_authentication_is_joined_with_its_token(
+    head_with_token: tuple[str, str, dict[str, str]],
+) -> None:
+    """Ray 2.60's ``ray start --head`` with authentication: the driver failed with
+    InvalidAuthToken and a traceback. Set as Ray's docs say (RAY_AUTH_MODE=token, the token in
+    the file RAY_AUTH_TOKEN_PATH names) the run joins; unset, one line says what to set."""
+    address, token, env = head_with_token
+    args = ["simulate", "shake", "--games", "2000", "--backend", "ray", "--address", address]
+    cmd = [sys.executable, "-m", "gamenight.cli", *args, "--json"]
+    given = {**env, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN_PATH": token}
+    done = subprocess.run(cmd, env=given, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["games"] == 2000
+    refused = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    said = refused.stderr.strip().splitlines()[-1]
+    assert said.startswith("error: --address") and "RAY_AUTH_MODE=token" in said

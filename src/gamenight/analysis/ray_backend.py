@@ -77,6 +77,16 @@ def probe_given(address: str | None) -> None:
         probe(os.environ["RAY_ADDRESS"], named="RAY_ADDRESS")
 
 
+# Ray 2.52 on: a cluster started with token authentication refuses a driver that does not send
+# its token, and a driver joining an address sends one only with RAY_AUTH_MODE=token (Ray never
+# sends a token found on disk to an address by itself: it might belong to another cluster)
+TOKEN_HINT = (
+    "if the cluster uses token authentication, set RAY_AUTH_MODE=token and give its token as "
+    "RAY_AUTH_TOKEN, in a file named by RAY_AUTH_TOKEN_PATH, or in ~/.ray/auth_token "
+    "(`ray get-auth-token` on the head prints it)"
+)
+
+
 def connect(address: str | None) -> bool:
     """Join the cluster at ``address`` (or start Ray here); True if this call connected."""
     import ray
@@ -91,7 +101,7 @@ def connect(address: str | None) -> bool:
     try:
         ray.init(address=address, **quiet)
     except (ConnectionError, RuntimeError, ValueError) as e:
-        raise ValueError(f"--address {address}: {first_line(e)}") from None
+        raise ValueError(f"--address {address}: {first_line(e)}; {TOKEN_HINT}") from None
     return True
 
 

@@ -1,9 +1,10 @@
-"""Round-robin tournaments between bots, rated with OpenSkill.
+"""Round-robin tournaments between bots, rated by a fit to every game played.
 
 Every lineup of bots plays the same deals (common random numbers: deal ``i`` has the same seed
 for every lineup) in every rotation of the seats, so neither the luck of the dice nor the seat
-favours a bot. Each game ranks its seats by their returns; OpenSkill's Plackett-Luce model
-turns the ranks into ratings, and win shares and mean returns come with 95 % intervals.
+favours a bot. Each game ranks its seats by their returns; the head-to-head results are fitted
+once at the end (``ratings``), and win shares, mean returns, ratings and every pair's share
+come with 95 % intervals.
 """
 
 from __future__ import annotations
@@ -18,19 +19,11 @@ from gamenight.bots import make_bot
 from gamenight.engine import BadOption, new_game
 from gamenight.engine.game import is_realtime
 
+from .ratings import Z95, HeadToHead, Rating, wilson
 from .simulate import play_out
 
-Z95 = 1.96
 DEAL_STRIDE = 1_000_003  # deal i of seed s is table seed s * DEAL_STRIDE + i
 MAX_SEED = (2**64 - 1 - 1_000_000) // DEAL_STRIDE  # every table seed fits the engine's 64 bits
-
-
-def wilson(share: float, n: int) -> tuple[float, float]:
-    """The Wilson 95 % interval of a share: honest at 0 and 1, unlike share ± z·se."""
-    z2 = Z95 * Z95
-    centre = (share + z2 / (2 * n)) / (1 + z2 / n)
-    half = Z95 * math.sqrt(share * (1 - share) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return max(centre - half, 0.0), min(centre + half, 1.0)
 
 
 @dataclass
@@ -42,8 +35,7 @@ class BotRecord:
     wins: float = 0.0
     total: float = 0.0
     total_sq: float = 0.0
-    mu: float = 0.0
-    sigma: float = 0.0
+    rating: Rating = Rating(0.0, 0.0, 0.0)
 
     def add(self, ret: float, win: float) -> None:
         self.games += 1
@@ -66,9 +58,9 @@ class BotRecord:
             "win_share_high": high,
             "mean_return": mean,
             "mean_return_ci": Z95 * math.sqrt(var / n),
-            "rating": self.mu - 3 * self.sigma,  # OpenSkill's conservative ordinal
-            "mu": self.mu,
-            "sigma": self.sigma,
+            "rating": self.rating.elo,
+            "rating_low": self.rating.low,
+            "rating_high": self.rating.high,
         }
 
 
@@ -81,6 +73,22 @@ class Tournament:
     deals: int
     records: list[BotRecord] = field(default_factory=list)
     interrupted: bool = False
+    head_to_head: HeadToHead | None = None
+
+    def pairwise(self) -> dict[str, dict[str, dict[str, float]]]:
+        """Each bot's share of its comparisons with each other bot (row beat column)."""
+        h2h = self.head_to_head
+        if h2h is None:
+            return {}
+        names = [r.name for r in self.records]
+        out: dict[str, dict[str, dict[str, float]]] = {}
+        for row in names:
+            out[row] = {}
+            for col in names:
+                if col != row:
+                    share, low, high, n = h2h.share(row, col)
+                    out[row][col] = {"share": share, "low": low, "high": high, "pairs": n}
+        return out
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -90,6 +98,7 @@ class Tournament:
             "games": sum(r.games for r in self.records) // self.players,
             "interrupted": self.interrupted,
             "bots": [r.summary() for r in self.records],
+            "pairwise": self.pairwise(),
         }
 
 
@@ -121,8 +130,6 @@ def run_tournament(
 ) -> Tournament:
     """Play every lineup in every seat rotation on ``deals`` shared deals; rate the bots.
     ``progress(games played, games in all)`` follows each game; Ctrl-C rates what was played."""
-    from openskill.models import PlackettLuce
-
     if is_realtime(game_id):
         raise BadOption(
             game_id, "game", "a real-time game is a race: compare bots with simulate-realtime"
@@ -139,14 +146,13 @@ def run_tournament(
     if players is not None:
         options["players"] = players
     game = new_game(game_id, **options)
-    if game.players < 2:  # OpenSkill ranks seats against each other: one seat has no rank
+    if game.players < 2:  # ratings compare seats with each other: one seat has no rival
         raise BadOption(
             game_id, "players", f"a tournament needs 2 seats or more (got {game.players})"
         )
-    for kind in bots:
-        make_bot(game_id, kind, seed=0)  # an unknown kind fails before any game is played
-    model = PlackettLuce()
-    ratings = {name: model.rating(name=name) for name in bots}
+    for kind in bots:  # a bot that cannot sit at this table fails before any game is played
+        make_bot(game_id, kind, seed=0, players=game.players)
+    h2h = HeadToHead(bots)
     records = {name: BotRecord(name) for name in bots}
     n = game.players
     seatings = [
@@ -161,37 +167,26 @@ def run_tournament(
             for seating in seatings:
                 table = [make_bot(game_id, k, seed=deal_seed + s) for s, k in enumerate(seating)]
                 returns = play_out(game.new_state(seed=deal_seed), table).returns()
-                _tally(model, ratings, records, seating, returns)
+                _tally(records, seating, returns)
+                h2h.add(seating, returns)
                 played += 1
                 if progress is not None:
                     progress(played, total)
     except KeyboardInterrupt:  # Ctrl-C: rate what was played, and say so
         if played == 0:
             raise
-    for name, rec in records.items():
-        rec.mu, rec.sigma = ratings[name].mu, ratings[name].sigma
-    ranked = sorted(records.values(), key=lambda r: r.mu - 3 * r.sigma, reverse=True)
-    return Tournament(game_id, n, deals, ranked, played < total)
+    for name, rating in h2h.ratings().items():
+        records[name].rating = rating
+    ranked = sorted(records.values(), key=lambda r: r.rating.elo, reverse=True)
+    return Tournament(game_id, n, deals, ranked, played < total, h2h)
 
 
-def _tally(
-    model: Any,
-    ratings: dict[str, Any],
-    records: dict[str, BotRecord],
-    seating: list[str],
-    returns: list[float],
-) -> None:
-    """One game's returns into the records and the ratings."""
+def _tally(records: dict[str, BotRecord], seating: list[str], returns: list[float]) -> None:
+    """One game's returns into the records: a win shared by the seats tied for the best."""
     best = max(returns)
     winners = sum(1 for r in returns if r == best)
     for name, ret in zip(seating, returns, strict=True):
         records[name].add(ret, 1 / winners if ret == best else 0.0)
-    teams = model.rate([[ratings[name]] for name in seating], ranks=[-r for r in returns])
-    for name in set(seating):  # a bot in several seats takes its mean update
-        mine = [t[0] for t, sat in zip(teams, seating, strict=True) if sat == name]
-        mu = sum(r.mu for r in mine) / len(mine)
-        sigma = sum(r.sigma for r in mine) / len(mine)
-        ratings[name] = model.rating(mu=mu, sigma=sigma, name=name)
 
 
 def plot(result: Tournament, path: str) -> None:
@@ -204,8 +199,12 @@ def plot(result: Tournament, path: str) -> None:
     rows = [r.summary() for r in result.records]
     names = [r["bot"] for r in rows]
     fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.5))
-    left.bar(names, [r["mu"] for r in rows], yerr=[3 * r["sigma"] for r in rows], color="#0072B2")
-    left.set_title("OpenSkill rating (mu ± 3 sigma)")
+    spans = [
+        [r["rating"] - r["rating_low"] for r in rows],
+        [r["rating_high"] - r["rating"] for r in rows],
+    ]
+    left.errorbar(names, [r["rating"] for r in rows], yerr=spans, fmt="o", color="#0072B2")
+    left.set_title("rating (Elo, 95 % interval)")
     errors = [
         [r["win_share"] - r["win_share_low"] for r in rows],
         [r["win_share_high"] - r["win_share"] for r in rows],

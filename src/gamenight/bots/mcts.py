@@ -1,13 +1,18 @@
-"""Monte Carlo tree search over the public protocol, for any game.
+"""Monte Carlo search over the public protocol, for any game: the sensible bot, improved.
 
-Each playout starts from a *determinization*: a copy of the table in which everything the
-seat cannot see is dealt again at random (in Snap and Slap the face-down packs), so the search
-never uses a hidden card. Chance moves are drawn with their exact probabilities from
-``chance_outcomes()`` by the bot's own generator; decisions follow UCT, each seat maximising
-its own return (max^n), and playouts go on with the game's sensible bot for at most
-``MAX_PLAYOUT_MOVES`` moves, then score the game as it stands (``returns()``). The tree is
-open-loop: a node is a sequence of decisions, averaged over the chance moves between them.
-The level is a budget of playouts, or of seconds.
+Information sets are handled by determinization (SO-ISMCTS style): each round of the search
+deals again everything the seat cannot see (the face-down packs of Snap and Slap) and gives
+the copy a chance stream of its own, so the search never reads a hidden card or a future die.
+From that one determinization every candidate action is played once and the game is finished
+by the game's sensible bot through the engine's fast chance path: common random numbers, so
+two actions are compared on the same dice and their difference has a small spread.
+
+The sensible bot's own choice is the default. Another action replaces it only when its paired
+gain is above zero with 99.5 % confidence after at least 30 rounds; an action clearly worse
+than the best is dropped (successive elimination, from round 30 on), and the search ends when
+one action is left, when the budget of playouts is spent, or at the deadline. So the bot keeps
+to the sensible move unless the search shows a gain, and its thinking time per move is bounded:
+the deadline plus one playout (a playout is cut at ``MAX_PLAYOUT_MOVES``).
 """
 
 from __future__ import annotations
@@ -19,15 +24,18 @@ from collections.abc import Callable
 from typing import Any
 
 from gamenight.engine import State
+from gamenight.engine.chance import ChanceStream
 
-from .base import sensible_bot
+from .base import Bot, sensible_bot
 
 Action = dict[str, Any]
-MAX_PLAYOUT_MOVES = 300  # a playout that runs longer is scored where it stands
-
-
-def _key(action: Action) -> str:
-    return repr(sorted(action.items()))
+MAX_PLAYOUT_MOVES = 20_000  # a playout that runs longer is scored where it stands
+MAX_SECONDS = 60.0  # the longest thinking time a bot may be given per move
+# How sure a gain must be to leave the sensible move: a bot decides hundreds of times a game,
+# so one-sided 0.5 %, and only after enough rounds that the normal approximation holds for
+# results that are mostly ties (the first rounds of a lumpy 0/1 gain looked sure by chance)
+Z = 2.58
+MIN_ROUNDS = 30
 
 
 def _redeal_packs(state: Any, rng: random.Random) -> None:
@@ -47,117 +55,117 @@ DETERMINIZERS: dict[str, Callable[[Any, random.Random], None]] = {
 
 
 def determinize(state: State, rng: random.Random) -> State:
-    """A copy of ``state`` with everything hidden from the players dealt again at random."""
+    """A copy of ``state`` with everything hidden from the players dealt again at random and a
+    chance stream of its own, so it knows no card nor die the table has not shown."""
     copy = state.clone()
     redeal = DETERMINIZERS.get(state.game.id)
     if redeal is not None:
         redeal(copy, rng)
+    copy.rng = ChanceStream(rng.getrandbits(63), copy.CHANCE_UNIFORMS)
     return copy
 
 
-def draw_chance(state: State, rng: random.Random) -> Action:
-    """A chance action drawn by ``rng`` (not the table's) with its exact probability."""
-    outcomes = state.chance_outcomes()
-    if len(outcomes) == 1:
-        return outcomes[0][0]
-    weights = [p.numerator / p.denominator for _, p in outcomes]
-    return rng.choices(outcomes, weights)[0][0]
+def finish(state: State, bot: Bot, max_moves: int = MAX_PLAYOUT_MOVES) -> list[float]:
+    """Play ``state`` on with ``bot`` in every seat; its returns at the end (or at the cut)."""
+    is_terminal, is_chance = state.is_terminal, state.is_chance
+    apply, play_chance, next_actor = state.apply, state.play_chance, state.next_actor
+    for _ in range(max_moves):
+        if is_chance():
+            play_chance()
+        elif is_terminal():
+            break
+        else:
+            seat = next_actor()
+            if seat is None:
+                break
+            apply(bot.act(state, seat), seat)
+    return state.returns()
 
 
-class _Node:
-    """Statistics of one decision point along the moves played from the root."""
+class _Arm:
+    """One candidate action: its paired gains over the sensible move, summed."""
 
-    __slots__ = ("children", "totals", "visits")
+    __slots__ = ("action", "n", "total", "squares")
 
-    def __init__(self, players: int) -> None:
-        self.children: dict[str, _Node] = {}
-        self.visits = 0
-        self.totals = [0.0] * players
+    def __init__(self, action: Action) -> None:
+        self.action = action
+        self.n = 0
+        self.total = 0.0
+        self.squares = 0.0
+
+    def add(self, gain: float) -> None:
+        self.n += 1
+        self.total += gain
+        self.squares += gain * gain
+
+    def bounds(self) -> tuple[float, float, float]:
+        """The mean gain and its 95 % interval."""
+        if self.n == 0:
+            return 0.0, -math.inf, math.inf
+        mean = self.total / self.n
+        var = max(self.squares / self.n - mean * mean, 0.0) * self.n / max(self.n - 1, 1)
+        half = Z * math.sqrt(var / self.n)
+        return mean, mean - half, mean + half
 
 
 class MCTSBot:
-    """UCT with determinization; ``playouts`` (or ``seconds``) is its strength."""
+    """Search with a budget: ``playouts`` a move, or ``seconds`` a move (a wall-clock bound)."""
 
     def __init__(
-        self,
-        seed: int | None = None,
-        playouts: int = 200,
-        seconds: float | None = None,
-        exploration: float = 0.7,
+        self, seed: int | None = None, playouts: int = 200, seconds: float | None = None
     ) -> None:
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts}")
+        if seconds is not None and not 0 < seconds <= MAX_SECONDS:
+            raise ValueError(f"seconds must be above 0 and at most {MAX_SECONDS:g}, not {seconds}")
         self.rng = random.Random(seed)
-        self.playouts = playouts
+        self.playouts = playouts if seconds is None else 1_000_000_000
         self.seconds = seconds
-        self.exploration = exploration
-        self.rollout: dict[str, Any] = {}
+        self.rollout: dict[str, Bot] = {}
+        self.searched = 0  # playouts of the last decision, for benchmarks and tests
+
+    def _sensible(self, game_id: str) -> Bot:
+        if game_id not in self.rollout:
+            self.rollout[game_id] = sensible_bot(game_id, self.rng.randrange(2**32))
+        return self.rollout[game_id]
 
     def act(self, state: State, seat: int) -> Action:
-        if state.game.id not in self.rollout:
-            self.rollout[state.game.id] = sensible_bot(state.game.id, self.rng.randrange(2**32))
         legal = state.legal_actions(seat)
+        self.searched = 0
         if len(legal) == 1:
             return legal[0]
-        root = _Node(state.players)
-        self.low, self.high = math.inf, -math.inf
+        base = self._sensible(state.game.id)
+        default = base.act(state, seat)
+        arms = [_Arm(a) for a in legal if a != default]
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        done = 0
-        while done < self.playouts if deadline is None else time.perf_counter() < deadline:
-            self._playout(determinize(state, self.rng), seat, root)
-            done += 1
+        rounds = 0
+        while arms and self.searched + len(arms) + 1 <= self.playouts:
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            world = determinize(state, self.rng)  # one deal and one chance stream for all
+            mine = self._play(world.clone(), default, seat, base)
+            for arm in arms:
+                here = world if arm is arms[-1] else world.clone()
+                arm.add(self._play(here, arm.action, seat, base) - mine)
+            rounds += 1
+            if rounds >= MIN_ROUNDS:
+                arms = self._survivors(arms)
+        return self._choice(arms, default)
 
-        def strength(a: Action) -> tuple[int, float]:
-            child = root.children.get(_key(a))
-            return (0, 0.0) if child is None else (child.visits, child.totals[seat] / child.visits)
+    def _play(self, state: State, action: Action, seat: int, base: Bot) -> float:
+        self.searched += 1
+        state.apply(action, seat)
+        return finish(state, base)[seat]
 
-        return max(legal, key=strength)
+    @staticmethod
+    def _survivors(arms: list[_Arm]) -> list[_Arm]:
+        """Drop each action whose gain is surely below the best lower bound (or below zero,
+        which is the sensible move's, always kept)."""
+        floor = max(0.0, max(arm.bounds()[1] for arm in arms))
+        return [arm for arm in arms if arm.bounds()[2] >= floor]
 
-    def _playout(self, state: State, root_seat: int, root: _Node) -> None:
-        path = [root]
-        rollout = self.rollout[state.game.id]
-        node: _Node | None = root
-        seat: int | None = root_seat
-        moves = 0
-        while not state.is_terminal() and moves < MAX_PLAYOUT_MOVES:
-            moves += 1
-            if state.is_chance():
-                state.apply(draw_chance(state, self.rng), None)
-                continue
-            if seat is None:
-                seat = state.actors()[0]
-            if node is None:  # past the tree: the sensible bot plays on
-                state.apply(rollout.act(state, seat), seat)
-            else:
-                action, node = self._select(state, seat, node)
-                path.append(node)
-                state.apply(action, seat)
-                if node.visits == 0:
-                    node = None  # a new leaf: stop growing the tree here
-            seat = None
-        returns = state.returns()
-        self.low = min(self.low, *returns)
-        self.high = max(self.high, *returns)
-        for n in path:
-            n.visits += 1
-            for i, r in enumerate(returns):
-                n.totals[i] += r
-
-    def _select(self, state: State, seat: int, node: _Node) -> tuple[Action, _Node]:
-        """UCT for ``seat`` among its legal actions; an untried action first."""
-        legal = state.legal_actions(seat)
-        untried = [a for a in legal if _key(a) not in node.children]
-        if untried:
-            action = self.rng.choice(untried)
-            child = node.children[_key(action)] = _Node(state.players)
-            return action, child
-        log_n = math.log(max(node.visits, 1))
-        spread = (self.high - self.low) or 1.0  # returns scaled to [0, 1]: chips or wins alike
-
-        def score(a: Action) -> float:
-            child = node.children[_key(a)]
-            mean = (child.totals[seat] / max(child.visits, 1) - self.low) / spread
-            return mean + self.exploration * math.sqrt(log_n / max(child.visits, 1))
-
-        action = max(legal, key=score)
-        return action, node.children[_key(action)]
+    @staticmethod
+    def _choice(arms: list[_Arm], default: Action) -> Action:
+        """The best gain sure to be above zero, else the sensible move."""
+        sure = [arm for arm in arms if arm.n >= MIN_ROUNDS and arm.bounds()[1] > 0.0]
+        return max(sure, key=lambda a: a.bounds()[0]).action if sure else default
