@@ -141,10 +141,25 @@ def test_report_refusals_name_the_flag(tmp_path: Path) -> None:
     assert runner.invoke(app, ["report", "snap"]).exit_code == 2
 
 
+def test_a_table_file_whose_limits_clash_names_its_keys(tmp_path: Path) -> None:
+    """Was "option 'options': ...": now the file and both keys, with the values it holds."""
+    table = tmp_path / "table.json"
+    table.write_text(json.dumps({"table_min": 600, "table_max": 500}))
+    for argv in (["report", "snake-eyes-casino", "--out", str(tmp_path / "r.html")],
+                 ["odds", "snake-eyes-casino"], ["simulate", "snake-eyes-casino"],
+                 ["play", "snake-eyes-casino"]):  # fmt: skip
+        out = runner.invoke(app, [*argv, "--table", str(table)])
+        assert out.exit_code == 2, (argv, out.output)
+        said = f"--table {table}: snake-eyes-casino: table_min (600) is more than table_max (500)"
+        assert said in out.stderr and "'options'" not in out.stderr, (argv, out.stderr)
+    assert not (tmp_path / "r.html").exists()
+
+
 def test_labels_shake_stop_beside_break_even_and_simulate_names_option() -> None:
     text = runner.invoke(app, ["odds", "shake"], terminal_width=200).stdout
     assert "230 (227.8)" in text
     out = runner.invoke(app, ["simulate", "snake-eyes-casino", "--games", "3", "--option",
                               "table_min=600"])  # fmt: skip
     assert out.exit_code == 2
-    assert "--option table_min=600: table_min 600 is more than table_max 500" in out.stderr
+    said = "--option table_min=600: table_min (600) is more than table_max (500, the default)"
+    assert said in out.stderr
