@@ -101,7 +101,7 @@ def test_a_bad_payout_file_names_the_payouts_option_in_plain_words(tmp_path: Pat
         assert "Value error" not in bad.stderr and "got" not in bad.stderr
     f.write_text(json.dumps({"table_min": 600}))
     bad = runner.invoke(app, ["odds", "snake-eyes-casino", "--table", str(f)])
-    assert "table_min 600 is more than table_max 500" in bad.stderr, bad.stderr
+    assert "table_min (600) is more than table_max (500, the default)" in bad.stderr, bad.stderr
 
 
 def test_risk_of_ruin_unit_is_checked_against_the_tables_own_maximum(tmp_path: Path) -> None:

@@ -39,7 +39,11 @@ def test_bad_options_name_the_option(options: dict, option: str, words: str) -> 
     ("game", "options", "said"),
     [
         ("snake-eyes", {"starting_chips": 2, "ante": 5}, "ante 5 is more than starting_chips 2"),
-        ("snake-eyes-casino", {"table_min": 600}, "table_min 600 is more than table_max 500"),
+        (
+            "snake-eyes-casino",
+            {"table_min": 600},
+            "snake-eyes-casino: table_min (600) is more than table_max (500, the default)",
+        ),
         ("snake-eyes-casino", {"payouts": {"hard6": "5:1"}}, "hard6 cannot pay '5:1'"),
     ],
 )

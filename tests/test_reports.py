@@ -141,10 +141,71 @@ def test_report_refusals_name_the_flag(tmp_path: Path) -> None:
     assert runner.invoke(app, ["report", "snap"]).exit_code == 2
 
 
+def test_a_table_file_whose_limits_clash_names_its_keys(tmp_path: Path) -> None:
+    """Was "option 'options': ...": now the file and both keys, with the values it holds."""
+    table = tmp_path / "table.json"
+    table.write_text(json.dumps({"table_min": 600, "table_max": 500}))
+    for argv in (["report", "snake-eyes-casino", "--out", str(tmp_path / "r.html")],
+                 ["odds", "snake-eyes-casino"], ["simulate", "snake-eyes-casino"],
+                 ["play", "snake-eyes-casino"]):  # fmt: skip
+        out = runner.invoke(app, [*argv, "--table", str(table)])
+        assert out.exit_code == 2, (argv, out.output)
+        said = f"--table {table}: snake-eyes-casino: table_min (600) is more than table_max (500)"
+        assert said in out.stderr and "'options'" not in out.stderr, (argv, out.stderr)
+    assert not (tmp_path / "r.html").exists()
+
+
 def test_labels_shake_stop_beside_break_even_and_simulate_names_option() -> None:
     text = runner.invoke(app, ["odds", "shake"], terminal_width=200).stdout
     assert "230 (227.8)" in text
     out = runner.invoke(app, ["simulate", "snake-eyes-casino", "--games", "3", "--option",
                               "table_min=600"])  # fmt: skip
     assert out.exit_code == 2
-    assert "--option table_min=600: table_min 600 is more than table_max 500" in out.stderr
+    said = "--option table_min=600: table_min (600) is more than table_max (500, the default)"
+    assert said in out.stderr
+
+
+def test_shake_report_gives_the_game_length_a_turn_exactly_and_a_game_within_its_interval(
+    tmp_path: Path,
+) -> None:
+    """The turn's law against a backward recursion written here; the game's against games
+    played through the reference engine by the same bots."""
+    import statistics
+
+    import gamenight
+    from gamenight.analysis.simulate import play_out, seated_bots
+
+    out = tmp_path / "shake.html"
+    done = runner.invoke(app, ["report", "shake", "--out", str(out), "--seed", "3"])
+    assert done.exit_code == 0, done.output
+    by = {(c["scope"], c["key"]): c for c in parsed(out).cells if "scope" in c}
+    stop = json.loads(runner.invoke(app, ["odds", "shake", "--json"]).stdout)["scoring_faces"]
+    units = stop["3"]["ev_stop_from_points"] // 10
+    p = [Fraction(math.comb(6, j), 64) for j in range(7)]  # three faces of six score: 1/2 a die
+    # expected shakes from u tens in hand, and the chance of having ended within n shakes
+    shakes: list[Fraction] = [Fraction(0)] * (units + 6)
+    for u in range(units - 1, -1, -1):
+        shakes[u] = 1 + sum(p[j] * shakes[u + j] for j in range(1, 7))
+    assert float(by[("turn", "mean")]["exact"]) == pytest.approx(float(shakes[0]), rel=1e-12)
+    ended = [0.0] * units + [1.0] * 6  # from u in hand, ended within n shakes (n = 0 here)
+    cdf: list[float] = []
+    while not cdf or cdf[-1] < 0.999:
+        ended = [float(p[0]) + sum(float(p[j]) * ended[u + j] for j in range(1, 7))
+                 for u in range(units)] + [1.0] * 6  # fmt: skip
+        cdf.append(ended[0])
+    for q, key in ((0.5, "p50"), (0.9, "p90"), (0.99, "p99")):
+        assert int(by[("turn", key)]["exact"]) == next(n + 1 for n, c in enumerate(cdf) if c >= q)
+    # a whole game: the reference engine's mean shakes within the kernel's interval (widened by
+    # the engine sample's own error), and each quantile inside its interval
+    game = gamenight.new_game("shake", players=2)
+    played = [play_out(game.new_state(seed=s), seated_bots("shake", 2, s)).stats()["shakes"]
+              for s in range(200)]  # fmt: skip
+    mean = by[("game", "mean")]
+    lo, hi = float(mean["lo"]), float(mean["hi"])
+    assert lo < float(mean["exact"]) < hi
+    engine_se = statistics.stdev(played) / math.sqrt(len(played))
+    slack = 3 * math.hypot((hi - lo) / 2 / 1.96, engine_se)
+    assert abs(statistics.mean(played) - float(mean["exact"])) <= slack
+    for key in ("p50", "p90", "p99"):
+        c = by[("game", key)]
+        assert int(c["lo"]) <= int(c["exact"]) <= int(c["hi"])

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from .html_page import axes, cell, figure, page, section, table
 
 
-def shake(report: dict[str, Any]) -> str:
+def shake(report: dict[str, Any], length: dict[str, Any]) -> str:
     """Crap-out chances, values, stop points (a reachable total beside the break-even), the
-    win-optimal policy and its win chances."""
+    win-optimal policy and its win chances, and how long a turn and a game last."""
     rows, fig_ax = [], axes("Value of holding points: shake once more or stop", "points in hand",
                             "expected final points")  # fmt: skip
     fig, ax = fig_ax
@@ -62,8 +64,57 @@ def shake(report: dict[str, Any]) -> str:
                 "Win chance by lead before each round",
                 table("win chances", ["round", *leads], wins, "wins"),
             ),
+            *shake_length(length),
         ],
     )
+
+
+def shake_length(length: dict[str, Any]) -> list[str]:
+    """The exact law of one shaking turn's shakes, and a whole game's from the kernel."""
+    t, g = length["turn"], length["game"]
+    turn_rows = [[cell(k), cell(str(t[k]), scope="turn", key=k, exact=t[k])]
+                 for k in ("p50", "p90", "p99")]  # fmt: skip
+    turn_rows.insert(0, [cell("mean"), cell(f"{t['mean']:.4f}", scope="turn", key="mean",
+                                            exact=repr(t["mean"]))])  # fmt: skip
+    fig, ax = axes(f"Shakes in one turn stopping at {t['stop_at_points']:,} (exact law)",
+                   "shakes", "chance")  # fmt: skip
+    ax.bar(range(len(t["pmf"])), t["pmf"], width=1.0)
+    lo, hi = g["ci95"]
+    game_rows = [[cell("mean"), cell(f"{g['mean']:.2f} ({lo:.2f} to {hi:.2f})", scope="game",
+                                     key="mean", exact=repr(g["mean"]), lo=repr(lo),
+                                     hi=repr(hi))]]  # fmt: skip
+    for q in ("p50", "p90", "p99"):
+        a, b = g[f"{q}_ci95"]
+        game_rows.append([cell(q), cell(f"{g[q]} ({a} to {b})", scope="game", key=q,
+                                        exact=g[q], lo=a, hi=b)])  # fmt: skip
+    fig2, ax2 = axes(f"Shakes in a two-player game (Monte Carlo, {g['games']:,} games)",
+                     "shakes", "share of games")  # fmt: skip
+    shakes = [int(v) for v in g["pmf"]]
+    share = np.zeros(shakes[-1] - shakes[0] + 1)
+    share[np.array(shakes) - shakes[0]] = list(g["pmf"].values())
+    ax2.stairs(share, np.arange(shakes[0], shakes[-1] + 2) - 0.5, fill=True)  # one path, small
+    return [
+        section(
+            "Game length: one shaking turn",
+            table("shakes in a turn", ["figure", "shakes"], turn_rows, "turn-length"),
+            figure(fig, "shakes in a turn"),
+            note=f"Exact: a chain over the points in hand, {t['scoring_faces']} scoring faces, "
+            f"the turn stopping at {t['stop_at_points']:,} points or at a crap-out. "
+            "A quantile is the fewest shakes by which the turn has ended with that chance.",
+        ),
+        section(
+            "Game length: a whole game",
+            table(
+                "shakes in a game", ["figure", "shakes (95 % interval)"], game_rows, "game-length"
+            ),  # fmt: skip
+            figure(fig2, "shakes in a game"),
+            note=f"Monte Carlo, not exact: {g['games']:,} games (seed {g['seed']}) of two "
+            "sensible bots in the compiled kernel; they stop at the turn's point in the ten "
+            "rounds, and in the All Shake round shake on while behind, which depends on the "
+            "lead, so no exact law is given. Intervals: Student's t for the mean, order "
+            "statistics for the quantiles.",
+        ),
+    ]
 
 
 def snake_eyes(report: dict[str, Any]) -> str:

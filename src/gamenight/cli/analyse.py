@@ -211,7 +211,8 @@ def _typed(e: Exception, given: dict[str, Any], table_file: Path | None) -> str:
 
     if not isinstance(e, BadOption):
         return str(e)
-    typed = [k for k in given if k == e.option] or (list(given) if e.option == "options" else [])
+    named = getattr(e, "options", (e.option,))  # ClashingOptions names every key it involves
+    typed = [k for k in given if k in named] or (list(given) if e.option == "options" else [])
     if typed:
         flags = ", ".join(f"--option {k}={json.dumps(given[k])}" for k in typed)
         return f"{flags}: {e.problem}"

@@ -120,7 +120,9 @@ def play(
     try:
         g = resumed.game if resumed is not None else gamenight.new_game(game, **options)
     except GamenightError as e:
-        raise fail(e) from None
+        named = getattr(e, "options", (getattr(e, "option", None),))
+        in_file = table_file is not None and any(k in settings for k in named)
+        raise fail(f"--table {table_file}: {e}" if in_file else e) from None
     pace = 0.6 if delay is None else delay
     seats = ["human"] * humans + ["bot"] * bots
 

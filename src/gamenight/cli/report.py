@@ -21,7 +21,7 @@ def report(
     rolls: Annotated[
         int, typer.Option(min=1000, max=10**10, help="casino: rolls simulated to confirm the edges")
     ] = 10**7,
-    seed: Annotated[int, typer.Option(min=0, help="casino: the simulation's seed")] = 0,
+    seed: Annotated[int, typer.Option(min=0, help="the simulation's seed (casino, shake)")] = 0,
 ) -> None:
     """Write a printable math report: exact figures, a simulation confirming them, plots."""
     if game not in GAMES:
@@ -41,10 +41,10 @@ def report(
                 where = f"--table {table_file}: " if table_file else ""
                 raise fail(f"{where}{e}") from None
         elif game == "shake":
-            from gamenight.analysis import game_reports
+            from gamenight.analysis import game_reports, shake_length
             from gamenight.analysis.shake_odds import report as shake_report
 
-            html = game_reports.shake(shake_report())
+            html = game_reports.shake(shake_report(), shake_length.report(seed=seed))
         else:
             from gamenight.analysis import game_reports
             from gamenight.analysis.snake_eyes_odds import report as se_report

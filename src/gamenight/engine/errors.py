@@ -26,6 +26,15 @@ class BadOption(GamenightError, ValueError):
         super().__init__(f"{game_id}: option {option!r}: {problem}")
 
 
+class ClashingOptions(BadOption):
+    """Options each valid alone that contradict each other; ``problem`` names them all."""
+
+    def __init__(self, game_id: str, options: tuple[str, ...], problem: str) -> None:
+        super().__init__(game_id, options[0], problem)
+        self.options = options
+        self.args = (f"{game_id}: {problem}",)
+
+
 class IllegalAction(GamenightError, ValueError):
     """An action the rules do not allow now; the state is left exactly as it was."""
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, field_validator
 
 from gamenight.engine import Options
 from gamenight.engine.errors import GamenightError, describe
@@ -50,11 +50,16 @@ class CasinoOptions(Options):
                 raise ValueError(f"{wid} cannot pay {describe(pays)}; rule 4.9 allows {allowed}")
         return payouts
 
-    @model_validator(mode="after")
-    def _consistent(self) -> CasinoOptions:
-        if self.table_min > self.table_max:
-            raise ValueError(f"table_min {self.table_min} is more than table_max {self.table_max}")
-        return self
+    def clash(self) -> str | None:
+        """The limits contradicting each other, in words naming both keys (a default said so)."""
+        if self.table_min <= self.table_max:
+            return None
+
+        def said(key: str) -> str:
+            default = "" if key in self.model_fields_set else ", the default"
+            return f"{key} ({getattr(self, key)}{default})"
+
+        return f"{said('table_min')} is more than {said('table_max')}"
 
 
 def table_settings(text: str) -> dict[str, Any]:

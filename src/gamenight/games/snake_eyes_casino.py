@@ -18,7 +18,7 @@ from typing import Any
 
 from gamenight.engine import Game, IllegalAction, register_game
 from gamenight.engine.chance import Uniforms, check_faces, dice_outcomes
-from gamenight.engine.errors import MalformedAction, NotYourTurn
+from gamenight.engine.errors import ClashingOptions, MalformedAction, NotYourTurn
 from gamenight.engine.schema import Int, IntList, Str, optional
 
 from .casino_dealer import CasinoDealer, roll_index
@@ -51,6 +51,11 @@ class SnakeEyesCasino(Game):
     max_players = 8
 
     options: CasinoOptions
+
+    def validate(self) -> None:
+        clash = self.options.clash()
+        if clash is not None:
+            raise ClashingOptions(self.id, ("table_min", "table_max"), clash)
 
     def __init__(self, /, **options: Any) -> None:
         super().__init__(**options)
