@@ -268,7 +268,7 @@ def test_one_address_cannot_bloat_the_lobby_or_push_others_out(
     server = start_server(None, "--tables-per-client", "30")
 
     def create(address: str, **options: Any) -> str:
-        body = {"game": "snake-eyes-casino", "seats": HUMANS2, "options": options}
+        body = {"game": "snake-eyes-casino", "seats": HUMANS2, "options": options, "listed": True}
         r = server.request(
             lambda: httpx.post(
                 server.url + "/api/tables",
@@ -332,7 +332,7 @@ async def test_two_processes_on_postgresql_and_redis_hold_the_same_bounds(
     from gamenight.server.presence import EVERY
 
     one, two = pair
-    tid = one.table("shake", HUMANS2)["table_id"]
+    tid = one.table("shake", HUMANS2, listed=True)["table_id"]
     ann = await Client.open(two, tid, one.join(tid, "Ann", 0))
     began = time.monotonic()
     for _ in range(20):
