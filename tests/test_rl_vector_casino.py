@@ -10,17 +10,19 @@ pytest.importorskip("gymnasium", reason="the rl extra is not installed")
 
 import gamenight  # noqa: E402
 from gamenight import rl  # noqa: E402
-from gamenight.analysis.kernels.casino_env import ACCEPT, DECLINE, ROLL  # noqa: E402
+from gamenight.analysis.kernels.casino_env import ACCEPT, DECLINE, DONE, ROLL  # noqa: E402
+from gamenight.bots.casino_bot import CasinoBot  # noqa: E402
 from gamenight.engine import State  # noqa: E402
 from gamenight.rl.encoding import WAIT_INDEX, action_key, encoding  # noqa: E402
 from gamenight.rl.vector import CasinoVectorEnv  # noqa: E402
 
 
 class EngineTable:
-    """One engine session at a one-seat casino table, its dice read from a row of the tape."""
+    """One engine session, its dice read from a row of the tape, the other seats casino bots."""
 
-    def __init__(self, game: gamenight.Game, tape: np.ndarray) -> None:
-        self.game, self.tape, self.used = game, tape, 0
+    def __init__(self, game: gamenight.Game, tape: np.ndarray, seat: int, strategy: str) -> None:
+        self.game, self.tape, self.seat, self.used = game, tape, seat, 0
+        self.bot = CasinoBot(strategy=strategy)
         self.code = encoding(game)
         self.index = self.code.index()
         self.new_game()
@@ -30,41 +32,55 @@ class EngineTable:
         self.advance()
 
     def advance(self) -> None:
-        """The dealer's draws until the seat decides (the rolls settle at once)."""
+        """The dealer's draws and the bots' moves until the seat decides or the session ends."""
         state = self.state
-        while state.is_chance():
-            a, b = (int(d) + 1 for d in self.tape[self.used : self.used + 2])
-            self.used += 2
-            state.apply({"type": "dice", "faces": [a, b]})
+        while not state.is_terminal():
+            if state.is_chance():
+                a, b = (int(d) + 1 for d in self.tape[self.used : self.used + 2])
+                self.used += 2
+                state.apply({"type": "dice", "faces": [a, b]})
+                continue
+            seat = state.actors()[0]
+            if seat == self.seat:
+                return
+            state.apply(self.bot.act(state, seat), seat)
 
     def mask(self) -> np.ndarray:
         mask = np.zeros(len(self.code.actions), dtype=np.int8)
         if self.state.is_terminal():
             mask[WAIT_INDEX] = 1
         else:
-            for a in self.state.legal_actions(0):
+            for a in self.state.legal_actions(self.seat):
                 mask[self.index[action_key(a)]] = 1
         return mask
 
     def observation(self) -> np.ndarray:
-        return self.code.observe(self.state.view(0), 0)
+        return self.code.observe(self.state.view(self.seat), self.seat)
 
 
-@pytest.mark.parametrize("options", [
-    {},
-    {"bankroll": 40, "table_min": 10, "table_max": 30, "max_rolls": 25},
-    {"winners_stay_up": False, "max_rolls": 60, "table_min": 1, "table_max": 3, "bankroll": 5,
-     "payouts": {"field": "option-2", "craps2": "30:1", "hard6": "8:1"}},
+@pytest.mark.parametrize(("players", "seat", "strategy", "options"), [
+    (1, 0, "sensible", {}),
+    (1, 0, "sensible", {"bankroll": 40, "table_min": 10, "table_max": 30, "max_rolls": 25}),
+    (3, 1, "every_area", {}),
+    (2, 0, "numbers", {"bankroll": 40, "table_min": 10, "table_max": 30, "max_rolls": 40}),
+    (4, 3, "one_roll", {"winners_stay_up": False, "max_rolls": 60, "table_min": 1,
+                        "table_max": 3, "bankroll": 5,
+                        "payouts": {"field": "option-2", "craps2": "30:1", "hard6": "8:1"}}),
 ])  # fmt: skip
-def test_every_step_agrees_with_the_engine_on_the_same_dice(options: dict[str, object]) -> None:
+def test_every_step_agrees_with_the_engine_on_the_same_dice(
+    players: int, seat: int, strategy: str, options: dict[str, object]
+) -> None:
     """Same tape of dice, same moves of the seat: at every step the kernel's observation, mask,
-    reward and end equal the engine's, and both have read the same dice."""
+    reward and end equal the engine's (the other seats: the kernel's policy against the casino
+    bot itself), and both have read the same dice."""
     tables = 12
-    rng = np.random.default_rng(len(options))
+    rng = np.random.default_rng(players + len(options))
     tape = rng.integers(0, 6, size=(tables, 100_000), dtype=np.int8)
-    env = CasinoVectorEnv(num_envs=tables, **options)
-    game = gamenight.new_game("snake-eyes-casino", players=1, **options)
-    engines = [EngineTable(game, tape[g]) for g in range(tables)]
+    env = CasinoVectorEnv(num_envs=tables, seat=seat, opponents=strategy, players=players,
+                          **options)  # fmt: skip
+    game = gamenight.new_game("snake-eyes-casino", players=players, **options)
+    bot = "every_area" if strategy == "sensible" else strategy
+    engines = [EngineTable(game, tape[g], seat, bot) for g in range(tables)]
     obs, infos = env.reset(seed=1, options={"tape": tape})
     games = rolled = 0
     for step in range(600):
@@ -73,17 +89,17 @@ def test_every_step_agrees_with_the_engine_on_the_same_dice(options: dict[str, o
             assert np.array_equal(infos["action_mask"][g], table.mask()), f"table {g}"
         # mostly bets and rolls, so sessions run long enough to settle many wagers
         masks = infos["action_mask"].astype(float)
-        masks[:, [ACCEPT, ROLL]] *= 8
+        masks[:, [ACCEPT, ROLL, DONE]] *= 8
         masks[:, DECLINE] *= 0.05 if step % 50 else 1.0  # now and then
         actions = np.array([rng.choice(len(m), p=m / m.sum()) for m in masks])
         obs, rewards, ended, truncated, infos = env.step(actions)
         assert not infos["illegal"].any() and not truncated.any()
         rolled += env.rolls
         for g, table in enumerate(engines):
-            table.state.apply(dict(table.code.actions[actions[g]]), 0)
+            table.state.apply(dict(table.code.actions[actions[g]]), seat)
             table.advance()
             if table.state.is_terminal():
-                assert ended[g] and rewards[g] == table.state.returns()[0]
+                assert ended[g] and rewards[g] == table.state.returns()[seat]
                 assert np.array_equal(infos["final_obs"][g], table.observation())
                 table.new_game()
                 games += 1
@@ -98,12 +114,14 @@ def test_the_stream_plays_whole_sessions_within_the_masks() -> None:
     and every observation is inside the space."""
     runs = []
     for _ in range(2):
-        env = rl.vector_env("snake-eyes-casino", num_envs=256, max_rolls=20)
+        env = rl.vector_env("snake-eyes-casino", num_envs=256, players=2, max_rolls=20)
         obs, infos = env.reset(seed=5)
         rng = np.random.default_rng(0)
         total, games = 0.0, 0
-        for _ in range(200):
-            acts = np.array([rng.choice(np.flatnonzero(m)) for m in infos["action_mask"]])
+        for _ in range(200):  # wagers, and moves that bring the dice out, alike likely
+            masks = infos["action_mask"].astype(float)
+            masks[:, ACCEPT:] *= 20
+            acts = np.array([rng.choice(len(m), p=m / m.sum()) for m in masks])
             obs, rewards, ended, _, infos = env.step(acts)
             assert not infos["illegal"].any() and not rewards[~ended].any()
             total, games = total + rewards.sum(), games + int(ended.sum())
@@ -125,7 +143,8 @@ def test_an_action_outside_the_mask_changes_nothing_at_that_table() -> None:
     ("kwargs", "match"),
     [
         ({"num_envs": 0}, "num_envs"),
-        ({"players": 3}, "one player"),
+        ({"players": 3, "seat": 3}, "seat"),
+        ({"opponents": "martingale"}, "opponents"),
         ({"live": True}, "live"),
         ({"table_min": 50, "table_max": 10}, "table_min"),
     ],

@@ -22,6 +22,7 @@ from gamenight.analysis.kernels import casino_env as casino
 from gamenight.analysis.kernels import shake_env as kernel
 from gamenight.analysis.kernels.rng import chunk_seeds
 from gamenight.analysis.kernels.shake import hits_table, policy_tables
+from gamenight.bots.casino_bot import STRATEGIES
 from gamenight.engine import new_game
 from gamenight.games.casino_wagers import MULTI_ROLL, WAGER_IDS
 from gamenight.games.shake import crap_out_chance
@@ -150,27 +151,37 @@ class ShakeVectorEnv(VectorEnv):
 
 
 class CasinoVectorEnv(VectorEnv):
-    """``num_envs`` casino tables with one player seat each, the learner; the dealer plays by
-    the rules. Other keywords are the game's options (``bankroll``, ``table_min``,
-    ``table_max``, ``payouts``, ``winners_stay_up``, ``max_rolls``); a session's reward is its
-    net chips, paid when it closes."""
+    """``num_envs`` casino tables; ``seat`` learns, the other seats bet by the casino bot's
+    ``opponents`` strategy ("sensible" is its default, every area), the dealer plays by the
+    rules. Other keywords are the game's options (``players=3``, ``bankroll``, ``table_min``,
+    ``table_max``, ``payouts``, ``winners_stay_up``, ``max_rolls``); a session's reward is the
+    seat's net chips, paid when it closes."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
-    def __init__(self, num_envs: int = 1024, **options: Any) -> None:
+    def __init__(
+        self, num_envs: int = 1024, seat: int = 0, opponents: str = "sensible", **options: Any
+    ) -> None:
         if type(num_envs) is not int or num_envs < 1:
             raise ValueError(f"num_envs must be a whole number from 1, not {num_envs!r}")
-        if (seats := options.get("players", 1)) != 1:
-            raise ValueError(f"the batched casino table seats one player, not {seats!r}")
+        plan = STRATEGIES.get("every_area" if opponents == "sensible" else opponents)
+        if plan is None:
+            known = ", ".join(["sensible", *STRATEGIES])
+            raise ValueError(f"opponents must be a casino strategy ({known}), not {opponents!r}")
         if options.get("live", False):
             raise ValueError("the batched casino table draws its dice: live=True is not offered")
-        self.game = new_game("snake-eyes-casino", **{**options, "players": 1})
+        self.game = new_game("snake-eyes-casino", **options)
+        n = self.game.players
+        if type(seat) is not int or not 0 <= seat < n:
+            raise ValueError(f"seat must be 0 to {n - 1}, not {seat!r}")
         opts = self.game.options
         self.encoding = encoding(self.game)
-        self.num_envs, self.seat = num_envs, 0
-        self._rules = (opts.table_min, opts.table_max, opts.bankroll, self.encoding.high)  # type: ignore[attr-defined]
+        self.num_envs, self.seat, self.opponents = num_envs, seat, opponents
+        lo, hi = opts.table_min, opts.table_max  # type: ignore[attr-defined]
+        self._rules = (seat, lo, hi, opts.bankroll, self.encoding.high)  # type: ignore[attr-defined]
         codes = self.game.codes  # type: ignore[attr-defined]
         self._dealer = (
+            np.array([WAGER_IDS.index(w) for w in plan], dtype=np.int64),
             np.array([[row[w] for w in WAGER_IDS] for row in codes], dtype=np.int64),
             np.array([w in MULTI_ROLL for w in WAGER_IDS], dtype=np.bool_),
             opts.winners_stay_up,  # type: ignore[attr-defined]
@@ -184,7 +195,9 @@ class CasinoVectorEnv(VectorEnv):
         )
         self.action_space = spaces.MultiDiscrete([count] * num_envs)
         self._sc = np.zeros((num_envs, casino.SCALARS), dtype=np.int64)
-        self._bets = np.zeros((num_envs, casino.AREAS), dtype=np.int64)
+        self._purse = np.zeros((num_envs, n), dtype=np.int64)
+        self._bets = np.zeros((num_envs, n, casino.AREAS), dtype=np.int64)
+        self._undecided = np.zeros((num_envs, n), dtype=np.int64)  # areas the dealer rolls out
         self._rng = np.zeros(num_envs, dtype=np.uint64)
         self._tape = np.zeros((num_envs, 0), dtype=np.int8)
         self._obs = np.zeros((num_envs, self.encoding.size), dtype=np.float32)
@@ -203,7 +216,9 @@ class CasinoVectorEnv(VectorEnv):
         super().reset(seed=seed)
         self._tape = _seed(self, seed, (options or {}).get("tape"))
         self._sc[:, casino.POS] = 0
-        casino.reset_all(*self._rules, self._sc, self._bets, self._obs, self._masks)
+        casino.reset_all(*self._rules, *self._dealer, self._rng, self._tape, self._sc,
+                         self._purse, self._bets, self._undecided, self._obs,
+                         self._masks)  # fmt: skip
         self._ready = True
         return self._obs.copy(), {"action_mask": self._masks.copy()}
 
@@ -212,8 +227,9 @@ class CasinoVectorEnv(VectorEnv):
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         acts = _checked(self, actions)
         self.rolls = casino.step_all(
-            acts, *self._rules, *self._dealer, self._rng, self._tape, self._sc, self._bets,
-            self._obs, self._masks, self._rewards, self._ended, self._illegal, self._final,
+            acts, *self._rules, *self._dealer, self._rng, self._tape, self._sc, self._purse,
+            self._bets, self._undecided, self._obs, self._masks, self._rewards, self._ended,
+            self._illegal, self._final,
         )  # fmt: skip
         return _outcome(self)
 
