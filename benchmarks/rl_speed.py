@@ -5,7 +5,7 @@ Each environment is stepped with random masked actions, resetting at the end of 
 same budget, in alternating rounds; each side's best round counts. Targets: every gamenight
 game's AEC step at least as fast as PettingZoo's connect-four step; the batched Shake
 environment at least 1,000,000 decisions a second on one core and 50 times Shake's AEC
-environment (the one-seat casino table has no target; its ratio is printed). Rates are per
+environment (the casino table has no target; its ratio is printed). Rates are per
 second of this process's CPU time (one thread: one core), so other work on a shared machine does
 not lower them; the wall-clock rate is printed beside.
 
@@ -99,17 +99,17 @@ def main() -> None:
         mark = "" if name in peers else ("  ok" if rate >= base else "  below target")
         print(f"{name:32} {rate:10,.0f} {rate / base:15.2f}x{mark}")
 
-    for game, players in (("shake", args.players), ("snake-eyes-casino", 1)):
+    for game in ("shake", "snake-eyes-casino"):
         aec = batched = wall = 0.0
         for r in range(args.rounds):
-            single = functools.partial(rl.env, game, players=players)
+            single = functools.partial(rl.env, game, players=args.players)
             aec = max(aec, steps_per_second(single, args.seconds, r, time.process_time))
             cpu_r, wall_r = batched_decisions(
-                game, args.tables, {"players": players}, args.seconds, r
+                game, args.tables, {"players": args.players}, args.seconds, r
             )
             if cpu_r > batched:
                 batched, wall = cpu_r, wall_r
-        print(f"\n{game} decisions per CPU second, {players} player(s):")
+        print(f"\n{game} decisions per CPU second, {args.players} players:")
         print(f"  AEC environment        {aec:12,.0f}")
         ok = batched >= 1e6 and batched >= 50 * aec
         mark = "" if game != "shake" else "  ok" if ok else "  below target"
