@@ -445,14 +445,15 @@ def test_cli_simulate_takes_game_options_and_the_figures_follow_them() -> None:
     text = cli.invoke(app, [*args, "--games", "20"])
     assert "options: scoring_faces=1" in text.stdout
     for bad, says in (
-        ("scoring_faces=0", "option 'scoring_faces': Input should be greater than or equal to 1"),
-        ("bogus=1", "option 'bogus': unknown option (known: players, rounds"),
+        ("scoring_faces=0", "--option scoring_faces=0: Input should be greater than or equal to 1"),
+        ("bogus=1", "--option bogus=1: unknown option (known: players, rounds"),
         ("rounds", "--option: 'rounds': write it as KEY=VALUE"),
         ("players=3", "--option: players: give it as --players"),
-        ("rounds=" + "[" * 100_000, "option 'rounds': Input should be a valid integer"),
+        ("rounds=" + "[" * 100_000, "Input should be a valid integer"),
     ):
         r = cli.invoke(app, ["simulate", "shake", "--games", "5", "--option", bad])
-        assert r.exit_code == 2 and says in r.stderr, (bad, r.stderr)
+        assert r.exit_code == 2 and says in r.stderr, (bad, r.stderr[:300])
+        assert len(r.stderr) < 400, "a hostile value is not said back whole"
 
 
 def test_cli_simulate_casino_figures_say_what_bank_and_net_are() -> None:

@@ -301,10 +301,16 @@ def sent_actions(page: Any) -> list[str]:
     return [f for f in page.evaluate("window.__sent") if '"type":"action"' in f.replace(" ", "")]
 
 
+# Playwright's wait_for_function compiles its predicate with eval inside the page, which the
+# server's Content-Security-Policy forbids (no 'unsafe-eval'); the test profiles bypass the
+# policy so the tests can wait, and tests/web/test_csp.py draws every kind of page under it.
+DESK = {"viewport": {"width": 1280, "height": 900}, "bypass_csp": True}
+
+
 @pytest.fixture
 def context(browser: Any) -> Iterator[Any]:
     """A fresh browser profile (its own localStorage, so its own seat tokens)."""
-    ctx = patient(browser.new_context(viewport={"width": 1280, "height": 900}))
+    ctx = patient(browser.new_context(**DESK))
     yield ctx
     ctx.close()
 
@@ -315,7 +321,7 @@ def new_context(browser: Any) -> Iterator[Any]:
     made: list[Any] = []
 
     def make(**kw: Any) -> Any:
-        ctx = patient(browser.new_context(**({"viewport": {"width": 1280, "height": 900}} | kw)))
+        ctx = patient(browser.new_context(**(DESK | kw)))
         made.append(ctx)
         return ctx
 

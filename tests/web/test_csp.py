@@ -17,8 +17,9 @@ document.addEventListener('securitypolicyviolation',
 
 
 def test_every_page_type_draws_under_the_content_security_policy(
-    server: Server, context: Any
+    server: Server, new_context: Any
 ) -> None:
+    context = new_context(bypass_csp=False)  # the other tests' profiles bypass the policy
     context.add_init_script(RECORD)
     tid, token = start_with(server, "snake-eyes", [HUMAN, BOT], options={"starting_chips": 30})
     page = sit(context, server, tid, 0, token, "Sam")

@@ -204,6 +204,12 @@ def simulate(
         raise typer.Exit(code=1)
 
 
+def _echo(value: Any, most: int = 40) -> str:
+    """A typed value said back, cut short: a hostile 100,000-character value is not repeated."""
+    text = json.dumps(value)
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
 def _typed(e: Exception, given: dict[str, Any], table_file: Path | None) -> str:
     """A refused option named as the user typed it: ``--option KEY=VALUE`` or the table file
     (an option checked against another, such as table_min above table_max, names both)."""
@@ -214,7 +220,7 @@ def _typed(e: Exception, given: dict[str, Any], table_file: Path | None) -> str:
     named = getattr(e, "options", (e.option,))  # ClashingOptions names every key it involves
     typed = [k for k in given if k in named] or (list(given) if e.option == "options" else [])
     if typed:
-        flags = ", ".join(f"--option {k}={json.dumps(given[k])}" for k in typed)
+        flags = ", ".join(f"--option {k}={_echo(given[k])}" for k in typed)
         return f"{flags}: {e.problem}"
     return f"--table {table_file}: {e}" if table_file is not None else str(e)
 
