@@ -1,54 +1,157 @@
-"""The search bot against the sensible bot, and the optimal Shake bot's rating: tournaments.
+"""The search bot against the sensible bot in every game with decisions, and the optimal Shake
+bot's rating: win shares with 95 % intervals.
 
-For each game with decisions (Shake, Gambler, the casino table) the search bot at ``--seconds``
-a move meets the sensible bot in a two-seat tournament (shared deals, seats rotated) and its
-win share is printed with a 95 % interval: the target is a share above 50 % with the whole
-interval. Then the optimal Shake bot meets the sensible and random bots over ``--optimal``
-deals per seating (5,000 deals: 10,000 games a pair), and the ratings are printed beside the
-win shares: the target is optimal rated above sensible.
+For each game (Shake, Gambler, the casino table; two seats) the search bot with ``--seconds`` a
+move at most meets the sensible bot on ``--deals`` deals, each played twice with the seats
+swapped (the same table seed both times), spread over ``--jobs`` processes. Printed: the search
+bot's win share over all games with its Wilson 95 % interval, the same share with an interval
+over deals (a deal's two games are paired), its thinking time per decision (mean and longest)
+and playouts per decision. The target: a share above 50 % with the whole interval. Each game's
+result is also written to ``--out`` as a JSON line as it ends, so a long run can be read while
+it goes (``--summary FILE`` prints the figures of such a file).
 
-    python benchmarks/bots_strength.py                                # the full run: hours
-    python benchmarks/bots_strength.py --seconds 0.1 --games 20 --optimal 500  # a reduced run
+Then ``--optimal N`` (0 to skip) rates the optimal Shake bot against the sensible and random bots
+over N deals per seating (5,000: 10,000 games a pair): the target is optimal above sensible.
+
+    python benchmarks/bots_strength.py --game casino --deals 50 --jobs 2
+    python benchmarks/bots_strength.py --game shake --deals 2000 --jobs 2 --out shake.jsonl
+    python benchmarks/bots_strength.py --summary shake.jsonl
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import math
+import statistics
 import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Any
 
+from gamenight.analysis.ratings import Z95, wilson
+from gamenight.analysis.simulate import play_out
 from gamenight.analysis.tournament import run_tournament
+from gamenight.bots import make_bot
+from gamenight.engine import new_game
 
-GAMES = ("shake", "gambler", "snake-eyes-casino")
+GAMES = {"shake": "shake", "gambler": "gambler", "casino": "snake-eyes-casino"}
+STRIDE = 1_000_003  # deal d of seed s is table seed s * STRIDE + d, as tournaments number them
 
 
-def row(game: str, result: object) -> None:
-    for b in result.to_json()["bots"]:  # type: ignore[attr-defined]
-        print(
-            f"  {game:18} {b['bot']:14} {b['games']:6} games  win share {b['win_share']:6.1%} "
-            f"({b['win_share_low']:.1%}–{b['win_share_high']:.1%})  rating {b['rating']:5.0f} "
-            f"({b['rating_low']:.0f}–{b['rating_high']:.0f})"
-        )
+class Timed:
+    """A bot whose decisions (moves with a choice) are timed and their playouts counted."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.decisions = 0
+        self.seconds = 0.0
+        self.longest = 0.0
+        self.playouts = 0
+
+    def act(self, state: Any, seat: int) -> dict[str, Any]:
+        start = time.perf_counter()
+        action: dict[str, Any] = self.bot.act(state, seat)
+        spent = time.perf_counter() - start
+        if self.bot.searched:
+            self.decisions += 1
+            self.seconds += spent
+            self.longest = max(self.longest, spent)
+            self.playouts += self.bot.searched
+        return action
+
+
+def play_deal(game_id: str, kind: str, seed: int, deal: int) -> list[dict[str, Any]]:
+    """One deal in both seatings: the search bot's score, decisions and thinking time in each."""
+    game = new_game(game_id, players=2)
+    out = []
+    for me in (0, 1):
+        table_seed = seed * STRIDE + deal
+        search = Timed(make_bot(game_id, kind, seed=table_seed + me))
+        bots = [make_bot(game_id, "sensible", seed=table_seed + s) for s in range(2)]
+        bots[me] = search  # type: ignore[call-overload]
+        returns = play_out(game.new_state(seed=table_seed), bots).returns()
+        best = max(returns)
+        score = 1 / returns.count(best) if returns[me] == best else 0.0
+        out.append({"deal": deal, "seat": me, "score": score, "returns": returns,
+                    "decisions": search.decisions, "seconds": search.seconds,
+                    "longest": search.longest, "playouts": search.playouts})  # fmt: skip
+    return out
+
+
+def summary(rows: list[dict[str, Any]]) -> str:
+    """The search bot's win share with both intervals, and its thinking per decision."""
+    n = len(rows)
+    share = sum(r["score"] for r in rows) / n
+    low, high = wilson(share, n)
+    pairs: dict[int, list[float]] = {}
+    for r in rows:
+        pairs.setdefault(r["deal"], []).append(r["score"])
+    means = [sum(v) / len(v) for v in pairs.values() if len(v) == 2]
+    half = Z95 * statistics.stdev(means) / math.sqrt(len(means)) if len(means) > 1 else 1.0
+    paired = sum(means) / len(means) if means else 0.0
+    decisions = sum(r["decisions"] for r in rows)
+    per = sum(r["seconds"] for r in rows) / max(decisions, 1)
+    longest = max(r["longest"] for r in rows)
+    playouts = sum(r["playouts"] for r in rows) / max(decisions, 1)
+    return (
+        f"{n} games: win share {share:.1%} ({low:.1%}–{high:.1%}); over {len(means)} deals "
+        f"{paired:.1%} ± {half:.1%}; {decisions / n:.0f} decisions a game, "
+        f"{per * 1000:.1f} ms each (longest {longest:.2f} s), {playouts:,.0f} playouts each"
+    )
+
+
+def duel(game: str, kind: str, deals: int, jobs: int, seed: int, out: str | None) -> None:
+    game_id = GAMES[game]
+    rows: list[dict[str, Any]] = []
+    start = time.perf_counter()
+    sink = open(out, "a") if out else None  # noqa: SIM115  # written as games end
+    with ProcessPoolExecutor(jobs) as pool:
+        futures = [pool.submit(play_deal, game_id, kind, seed, d) for d in range(deals)]
+        for done, future in enumerate(as_completed(futures), 1):
+            for r in future.result():
+                rows.append(r)
+                if sink:
+                    sink.write(json.dumps({"game": game, "bot": kind, **r}) + "\n")
+                    sink.flush()
+            if done % max(deals // 10, 1) == 0 or done == deals:
+                print(f"  {game:7} {kind} vs sensible, {done}/{deals} deals: {summary(rows)}",
+                      flush=True)  # fmt: skip
+    if sink:
+        sink.close()
+    print(f"  ({time.perf_counter() - start:,.0f} s)", flush=True)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--game", default=",".join(GAMES), help="shake, gambler, casino, by commas")
     ap.add_argument("--seconds", type=float, default=1.0, help="the search bot's time a move")
-    ap.add_argument("--games", type=int, default=200, help="deals per seating, search vs sensible")
-    ap.add_argument("--optimal", type=int, default=5000, help="deals per seating, optimal Shake")
-    ap.add_argument("--only", default=",".join(GAMES), help="games for the search bot, by commas")
+    ap.add_argument("--deals", type=int, default=100, help="deals, each played in both seatings")
+    ap.add_argument("--jobs", type=int, default=2, help="processes")
+    ap.add_argument("--optimal", type=int, default=0, help="deals per seating, optimal Shake")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", help="append each game's result to this JSON-lines file")
+    ap.add_argument("--summary", help="print the figures of a JSON-lines file, and stop")
     args = ap.parse_args()
-    bot = f"mcts-{args.seconds:g}s"
-    print(f"{bot} against the sensible bot, 2 players, {args.games} deals per seating")
-    for game in [g for g in args.only.split(",") if g]:
-        start = time.perf_counter()
-        row(game, run_tournament(game, [bot, "sensible"], deals=args.games, players=2,
-                                 seed=args.seed))  # fmt: skip
-        print(f"  ({time.perf_counter() - start:,.0f} s)")
+    if args.summary:
+        with open(args.summary) as lines:
+            rows = [json.loads(line) for line in lines]
+        for game, bot in sorted({(r["game"], r["bot"]) for r in rows}):
+            mine = [r for r in rows if r["game"] == game and r["bot"] == bot]
+            print(f"  {game:7} {bot} vs sensible: {summary(mine)}")
+        return
+    kind = f"mcts-{args.seconds:g}s"
+    for game in [g for g in args.game.split(",") if g]:
+        duel(game, kind, args.deals, args.jobs, args.seed, args.out)
     if args.optimal:
         print(f"shake: optimal, sensible and random, {args.optimal} deals per seating")
-        row("shake", run_tournament("shake", ["optimal", "sensible", "random"],
-                                    deals=args.optimal, players=2, seed=args.seed))  # fmt: skip
+        result = run_tournament("shake", ["optimal", "sensible", "random"], deals=args.optimal,
+                                players=2, seed=args.seed)  # fmt: skip
+        for b in result.to_json()["bots"]:
+            print(
+                f"  {b['bot']:9} {b['games']:6} games  win share {b['win_share']:6.1%} "
+                f"({b['win_share_low']:.1%}–{b['win_share_high']:.1%})  rating "
+                f"{b['rating']:5.0f} ({b['rating_low']:.0f}–{b['rating_high']:.0f})"
+            )
 
 
 if __name__ == "__main__":

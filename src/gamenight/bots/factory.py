@@ -14,7 +14,7 @@ OPTIMAL: dict[str, tuple[str, int]] = {"shake": ("gamenight.bots.optimal_shake:O
 BOT_KINDS = ("random", "sensible", "optimal", "mcts", "mcts-N", "mcts-Ts")
 HELP = (
     "random; sensible (each game's rule-of-thumb bot); optimal (exact, 2-player shake only); "
-    "mcts (Monte Carlo search, 200 playouts a move); mcts-N (N playouts a move); "
+    "mcts (Monte Carlo search, at most 1 s a move); mcts-N (N playouts a move); "
     f"mcts-Ts (T seconds a move, at most {MAX_SECONDS:g}, e.g. mcts-1s or mcts-0.2s)"
 )
 
@@ -25,7 +25,7 @@ def _unknown(kind: object) -> ValueError:
 
 def _mcts(kind: str, seed: int | None) -> MCTSBot:
     """``mcts``, ``mcts-N`` (playouts a move) or ``mcts-Ts`` (seconds a move)."""
-    budget = kind.removeprefix("mcts").removeprefix("-") or "200"
+    budget = kind.removeprefix("mcts").removeprefix("-") or "1s"
     if budget.endswith("s"):
         try:
             seconds = float(budget[:-1])

@@ -1,27 +1,40 @@
 """Monte Carlo search over the public protocol, for any game: the sensible bot, improved.
 
-Information sets are handled by determinization (SO-ISMCTS style): each round of the search
-deals again everything the seat cannot see (the face-down packs of Snap and Slap) and gives
-the copy a chance stream of its own, so the search never reads a hidden card or a future die.
-From that one determinization every candidate action is played once and the game is finished
-by the game's sensible bot through the engine's fast chance path: common random numbers, so
-two actions are compared on the same dice and their difference has a small spread.
+The search is flat (one level: the seat's own candidate moves), the rollout algorithm of
+Tesauro and Galperin: every candidate is played on a copy of the table and the game is finished
+many times by the game's sensible bot in every seat; the move whose playouts finish first most
+often is played. A rollout policy improved this way is never worse than the policy itself
+against the same rivals, given enough playouts, which a deeper tree with few playouts is not.
 
-The sensible bot's own choice is the default. Another action replaces it only when its paired
-gain is above zero with 99.5 % confidence after at least 30 rounds; an action clearly worse
-than the best is dropped (successive elimination, from round 30 on), and the search ends when
-one action is left, when the budget of playouts is spent, or at the deadline. So the bot keeps
-to the sensible move unless the search shows a gain, and its thinking time per move is bounded:
-the deadline plus one playout (a playout is cut at ``MAX_PLAYOUT_MOVES``).
+- **Information sets:** every batch of playouts starts from a **determinization**, a copy of the
+  table with everything the seat cannot see dealt again at random (the face-down packs of Snap
+  and Slap) and a chance stream of its own, so the search never reads a hidden card or a die the
+  table has not thrown (single-observer information-set search).
+- **Common random numbers:** every candidate's batch uses the same seed, so two moves meet the
+  same future dice and their paired difference has a small spread.
+- **Kernels:** where a game has a compiled playout (``bots.playouts``), a batch is one call of
+  thousands of playouts; elsewhere the engine's fast chance path plays them one by one.
+- **What it plays for:** its win share, the tournaments' score (1 for finishing first, shared
+  between seats tied for first), not its chips: at the casino table that is the difference.
+
+The sensible bot's own choice is the default. Another move replaces it only when its paired
+gain is above zero with 99.5 % confidence after at least ``MIN_SAMPLES`` playouts; a move surely
+worse than the best is dropped (successive elimination). The search ends when one move is left,
+when no move left could gain ``EPSILON`` of a win, when the playouts are spent, or at the
+deadline: the thinking time a move is bounded by the budget plus one batch of one move, and
+batches are cut to what the time left allows.
 """
 
 from __future__ import annotations
 
+import importlib
 import math
 import random
 import time
 from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 from gamenight.engine import State
 from gamenight.engine.chance import ChanceStream
@@ -29,13 +42,23 @@ from gamenight.engine.chance import ChanceStream
 from .base import Bot, sensible_bot
 
 Action = dict[str, Any]
+Playouts = Callable[[State, int, int], np.ndarray]
 MAX_PLAYOUT_MOVES = 20_000  # a playout that runs longer is scored where it stands
 MAX_SECONDS = 60.0  # the longest thinking time a bot may be given per move
 # How sure a gain must be to leave the sensible move: a bot decides hundreds of times a game,
-# so one-sided 0.5 %, and only after enough rounds that the normal approximation holds for
-# results that are mostly ties (the first rounds of a lumpy 0/1 gain looked sure by chance)
+# so one-sided 0.5 %, and only after enough playouts that the normal approximation holds for
+# results that are mostly ties (the first few of a lumpy 0/1 gain look sure by chance)
 Z = 2.58
-MIN_ROUNDS = 30
+MIN_SAMPLES = 32
+EPSILON = 0.01  # a gain in win share too small to search for (one game in a hundred)
+FIRST_BATCH, LAST_BATCH = 32, 4096  # playouts a move per kernel call: doubled each round
+
+# Compiled playouts by game id, imported only when asked for (numba is the `kernels` extra).
+KERNELS: dict[str, str] = {
+    "shake": "gamenight.bots.playouts.shake",
+    "snake-eyes-casino": "gamenight.bots.playouts.casino",
+    "gambler": "gamenight.bots.playouts.gambler",
+}
 
 
 def _redeal_packs(state: Any, rng: random.Random) -> None:
@@ -82,6 +105,26 @@ def finish(state: State, bot: Bot, max_moves: int = MAX_PLAYOUT_MOVES) -> list[f
     return state.returns()
 
 
+def win_shares(returns: np.ndarray, seat: int) -> np.ndarray:
+    """Each playout's score for ``seat``: 1 shared among the seats tied for the best return."""
+    best = returns.max(axis=1)
+    top = returns == best[:, None]
+    return np.where(top[:, seat], 1.0 / top.sum(axis=1), 0.0)
+
+
+def kernel_playouts(game_id: str) -> Playouts | None:
+    """The game's compiled playouts, or None where it has none or Numba is missing."""
+    name = KERNELS.get(game_id)
+    if name is None:
+        return None
+    try:
+        module = importlib.import_module(name)
+    except ImportError:
+        return None
+    play: Playouts = module.playouts
+    return play
+
+
 class _Arm:
     """One candidate action: its paired gains over the sensible move, summed."""
 
@@ -93,13 +136,13 @@ class _Arm:
         self.total = 0.0
         self.squares = 0.0
 
-    def add(self, gain: float) -> None:
-        self.n += 1
-        self.total += gain
-        self.squares += gain * gain
+    def add(self, gains: np.ndarray) -> None:
+        self.n += gains.size
+        self.total += float(gains.sum())
+        self.squares += float(gains @ gains)
 
     def bounds(self) -> tuple[float, float, float]:
-        """The mean gain and its 95 % interval."""
+        """The mean gain and its one-sided 99.5 % bounds."""
         if self.n == 0:
             return 0.0, -math.inf, math.inf
         mean = self.total / self.n
@@ -111,8 +154,15 @@ class _Arm:
 class MCTSBot:
     """Search with a budget: ``playouts`` a move, or ``seconds`` a move (a wall-clock bound)."""
 
+    thinks = True  # its moves take time: the server decides them off the event loop
+
     def __init__(
-        self, seed: int | None = None, playouts: int = 200, seconds: float | None = None
+        self,
+        seed: int | None = None,
+        playouts: int = 200,
+        seconds: float | None = None,
+        kernels: bool = True,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts}")
@@ -121,13 +171,21 @@ class MCTSBot:
         self.rng = random.Random(seed)
         self.playouts = playouts if seconds is None else 1_000_000_000
         self.seconds = seconds
+        self.kernels = kernels  # False: the engine plays every playout (agreement tests)
+        self.clock = clock  # the deadline's clock (a test gives its own)
         self.rollout: dict[str, Bot] = {}
+        self.compiled: dict[str, Playouts | None] = {}
         self.searched = 0  # playouts of the last decision, for benchmarks and tests
 
     def _sensible(self, game_id: str) -> Bot:
         if game_id not in self.rollout:
             self.rollout[game_id] = sensible_bot(game_id, self.rng.randrange(2**32))
         return self.rollout[game_id]
+
+    def _compiled(self, game_id: str) -> Playouts | None:
+        if game_id not in self.compiled:
+            self.compiled[game_id] = kernel_playouts(game_id) if self.kernels else None
+        return self.compiled[game_id]
 
     def act(self, state: State, seat: int) -> Action:
         legal = state.legal_actions(seat)
@@ -137,25 +195,53 @@ class MCTSBot:
         base = self._sensible(state.game.id)
         default = base.act(state, seat)
         arms = [_Arm(a) for a in legal if a != default]
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        rounds = 0
+        deadline = None if self.seconds is None else self.clock() + self.seconds
+        batch, each = FIRST_BATCH, 0.0  # playouts a move this round; seconds a playout so far
         while arms and self.searched + len(arms) + 1 <= self.playouts:
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-            world = determinize(state, self.rng)  # one deal and one chance stream for all
-            mine = self._play(world.clone(), default, seat, base)
+            size = max(1, min(batch, (self.playouts - self.searched) // (len(arms) + 1)))
+            if deadline is not None:
+                left = deadline - self.clock()
+                if left <= 0:
+                    break
+                if each > 0:  # a round that ends by the deadline
+                    size = max(1, min(size, int(left / each / (len(arms) + 1))))
+            started, before = self.clock(), self.searched
+            world = determinize(state, self.rng)  # one deal and one seed for every move
+            seed = self.rng.getrandbits(63)
+            mine = self._batch(world, default, seat, size, seed, base)
             for arm in arms:
-                here = world if arm is arms[-1] else world.clone()
-                arm.add(self._play(here, arm.action, seat, base) - mine)
-            rounds += 1
-            if rounds >= MIN_ROUNDS:
+                if deadline is not None and self.clock() >= deadline:
+                    break  # the moves searched this round keep their paired gains
+                arm.add(self._batch(world, arm.action, seat, size, seed, base) - mine)
+            each = (self.clock() - started) / (self.searched - before)
+            batch = min(batch * 2, LAST_BATCH)
+            if min(arm.n for arm in arms) >= MIN_SAMPLES:
                 arms = self._survivors(arms)
+                if self._settled(arms):
+                    break
         return self._choice(arms, default)
 
-    def _play(self, state: State, action: Action, seat: int, base: Bot) -> float:
-        self.searched += 1
+    def _batch(
+        self, world: State, action: Action, seat: int, size: int, seed: int, base: Bot
+    ) -> np.ndarray:
+        """Win shares of ``size`` playouts after ``action``, on the dice ``seed`` names."""
+        state = world.clone()
         state.apply(action, seat)
-        return finish(state, base)[seat]
+        self.searched += size
+        if state.is_terminal():
+            return np.full(size, win_shares(np.array([state.returns()]), seat)[0])
+        compiled = self._compiled(state.game.id)
+        if compiled is not None:
+            try:
+                return win_shares(compiled(state, size, seed), seat)
+            except ValueError:  # a state the kernel cannot start from: the engine plays it
+                self.compiled[state.game.id] = None
+        rows = []
+        for i in range(size):
+            copy = state.clone() if i < size - 1 else state
+            copy.rng = ChanceStream((seed + i) % 2**63, copy.CHANCE_UNIFORMS)
+            rows.append(finish(copy, base))
+        return win_shares(np.array(rows, dtype=float), seat)
 
     @staticmethod
     def _survivors(arms: list[_Arm]) -> list[_Arm]:
@@ -165,7 +251,14 @@ class MCTSBot:
         return [arm for arm in arms if arm.bounds()[2] >= floor]
 
     @staticmethod
+    def _settled(arms: list[_Arm]) -> bool:
+        """Nothing left to learn: no move could gain EPSILON, or one sure gain stands alone."""
+        if all(arm.bounds()[2] < EPSILON for arm in arms):
+            return True
+        return len(arms) == 1 and arms[0].bounds()[1] > 0.0
+
+    @staticmethod
     def _choice(arms: list[_Arm], default: Action) -> Action:
         """The best gain sure to be above zero, else the sensible move."""
-        sure = [arm for arm in arms if arm.n >= MIN_ROUNDS and arm.bounds()[1] > 0.0]
+        sure = [arm for arm in arms if arm.n >= MIN_SAMPLES and arm.bounds()[1] > 0.0]
         return max(sure, key=lambda a: a.bounds()[0]).action if sure else default

@@ -40,7 +40,7 @@ from .sessions import BetFlag, Goal, StopLoss, StrategyFile
 # (tests/test_ratings.py checks that the two agree)
 BOT_HELP = (
     "random; sensible (each game's rule-of-thumb bot); optimal (exact, 2-player shake only); "
-    "mcts (Monte Carlo search, 200 playouts a move); mcts-N (N playouts a move); "
+    "mcts (Monte Carlo search, at most 1 s a move); mcts-N (N playouts a move); "
     "mcts-Ts (T seconds a move, at most 60, e.g. mcts-1s or mcts-0.2s)"
 )
 

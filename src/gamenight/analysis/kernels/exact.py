@@ -80,4 +80,3 @@ def snake_eyes_two_player() -> np.ndarray:
             for s in range(8):
                 e[a, b, s // 4, s % 4] = x[s]
     return e
-
