@@ -39,11 +39,13 @@ STRIDE = 1_000_003  # deal d of seed s is table seed s * STRIDE + d, as tourname
 
 
 class Timed:
-    """A bot whose decisions (moves with a choice) are timed and their playouts counted."""
+    """A bot whose decisions (moves with a choice) are timed, their playouts counted, and the
+    moves where it left the sensible bot's choice counted."""
 
-    def __init__(self, bot: Any) -> None:
-        self.bot = bot
+    def __init__(self, bot: Any, sensible: Any) -> None:
+        self.bot, self.sensible = bot, sensible
         self.decisions = 0
+        self.changed = 0
         self.seconds = 0.0
         self.longest = 0.0
         self.playouts = 0
@@ -57,7 +59,25 @@ class Timed:
             self.seconds += spent
             self.longest = max(self.longest, spent)
             self.playouts += self.bot.searched
+            self.changed += action != self.sensible.act(state, seat)
         return action
+
+
+def warm(game_id: str, kind: str) -> None:
+    """Load the compiled playouts before the clock runs (Numba compiles or reads its cache once
+    a process: seconds that belong to no move)."""
+    state = new_game(game_id, players=2).new_state(seed=0)
+    search, sensible = make_bot(game_id, kind, seed=0), make_bot(game_id, "sensible", seed=0)
+    while not state.is_terminal():  # to the first move the search thinks about
+        if state.is_chance():
+            state.play_chance()
+            continue
+        seat = state.next_actor()
+        assert seat is not None
+        search.act(state, seat)
+        if search.searched:  # type: ignore[attr-defined]
+            return
+        state.apply(sensible.act(state, seat), seat)
 
 
 def play_deal(game_id: str, kind: str, seed: int, deal: int) -> list[dict[str, Any]]:
@@ -66,7 +86,7 @@ def play_deal(game_id: str, kind: str, seed: int, deal: int) -> list[dict[str, A
     out = []
     for me in (0, 1):
         table_seed = seed * STRIDE + deal
-        search = Timed(make_bot(game_id, kind, seed=table_seed + me))
+        search = Timed(make_bot(game_id, kind, seed=table_seed + me), make_bot(game_id, "sensible"))
         bots = [make_bot(game_id, "sensible", seed=table_seed + s) for s in range(2)]
         bots[me] = search  # type: ignore[call-overload]
         returns = play_out(game.new_state(seed=table_seed), bots).returns()
@@ -74,7 +94,8 @@ def play_deal(game_id: str, kind: str, seed: int, deal: int) -> list[dict[str, A
         score = 1 / returns.count(best) if returns[me] == best else 0.0
         out.append({"deal": deal, "seat": me, "score": score, "returns": returns,
                     "decisions": search.decisions, "seconds": search.seconds,
-                    "longest": search.longest, "playouts": search.playouts})  # fmt: skip
+                    "longest": search.longest, "playouts": search.playouts,
+                    "changed": search.changed})  # fmt: skip
     return out
 
 
@@ -93,10 +114,12 @@ def summary(rows: list[dict[str, Any]]) -> str:
     per = sum(r["seconds"] for r in rows) / max(decisions, 1)
     longest = max(r["longest"] for r in rows)
     playouts = sum(r["playouts"] for r in rows) / max(decisions, 1)
+    changed = sum(r.get("changed", 0) for r in rows) / n
     return (
         f"{n} games: win share {share:.1%} ({low:.1%}–{high:.1%}); over {len(means)} deals "
         f"{paired:.1%} ± {half:.1%}; {decisions / n:.0f} decisions a game, "
-        f"{per * 1000:.1f} ms each (longest {longest:.2f} s), {playouts:,.0f} playouts each"
+        f"{per * 1000:.1f} ms each (longest {longest:.2f} s), {playouts:,.0f} playouts each, "
+        f"{changed:.1f} a game unlike the sensible bot"
     )
 
 
@@ -105,7 +128,7 @@ def duel(game: str, kind: str, deals: int, jobs: int, seed: int, out: str | None
     rows: list[dict[str, Any]] = []
     start = time.perf_counter()
     sink = open(out, "a") if out else None  # noqa: SIM115  # written as games end
-    with ProcessPoolExecutor(jobs) as pool:
+    with ProcessPoolExecutor(jobs, initializer=warm, initargs=(game_id, kind)) as pool:
         futures = [pool.submit(play_deal, game_id, kind, seed, d) for d in range(deals)]
         for done, future in enumerate(as_completed(futures), 1):
             for r in future.result():

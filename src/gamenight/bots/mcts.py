@@ -50,7 +50,7 @@ MAX_SECONDS = 60.0  # the longest thinking time a bot may be given per move
 # results that are mostly ties (the first few of a lumpy 0/1 gain look sure by chance)
 Z = 2.58
 MIN_SAMPLES = 32
-EPSILON = 0.01  # a gain in win share too small to search for (one game in a hundred)
+EPSILON = 0.005  # a gain in win share too small to search for (one game in 200)
 FIRST_BATCH, LAST_BATCH = 32, 4096  # playouts a move per kernel call: doubled each round
 
 # Compiled playouts by game id, imported only when asked for (numba is the `kernels` extra).

@@ -31,6 +31,13 @@ class History:
     def __len__(self) -> int:
         return len(self.seats)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> History:
+        """A copy of the lists, sharing the (read-only) actions: a cloned table costs its own
+        size, not the length of the game so far (a search clones hundreds of times a move)."""
+        copy = History()
+        copy.seats, copy.actions = self.seats.copy(), self.actions.copy()
+        return copy
+
     def __iter__(self) -> Iterator[Move]:
         return zip(self.seats, self.actions, strict=True)
 

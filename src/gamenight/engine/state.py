@@ -351,8 +351,9 @@ class State(ABC):
         return rec
 
     def clone(self) -> State:
-        """An independent copy; the (immutable) game is shared, not copied."""
-        return copy.deepcopy(self, {id(self.game): self.game})
+        """An independent copy; the (immutable) game and the log's (immutable) lines are shared,
+        not copied, so a copy costs the table, not the game so far."""
+        return copy.deepcopy(self, {id(self.game): self.game, id(self._events): self._events[:]})
 
     def seat_name(self, seat: int) -> str:
         """Seats read as letters in logs, as the rulebooks name players A, B, C..."""
