@@ -163,7 +163,21 @@ def test_a_seed_gives_the_same_playouts_and_another_seed_others() -> None:
     state = gamenight.new_game("shake", players=3).new_state(seed=0)
     a, b, c = playouts(state, 500, 1), playouts(state, 500, 1), playouts(state, 500, 2)  # type: ignore[arg-type]
     assert np.array_equal(a, b) and not np.array_equal(a, c)
+    assert np.array_equal(playouts(state, np.int64(500), np.uint64(1)), a)  # type: ignore[arg-type]
     assert a.shape == (500, 3) and set(np.unique(a)) <= {0.0, 1 / 3, 0.5, 1.0}
+
+
+def test_threads_playing_at_once_get_what_one_thread_gets() -> None:
+    """The server runs search bots in threads: calls at once (the kernel releases the GIL)
+    share only read-only tables, so each gets the playouts it would get alone."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    states = [shaken_state(), gamenight.new_game("shake", players=4).new_state(seed=1)]
+    jobs = [(states[j % 2], 5_000, j) for j in range(8)]
+    alone = [playouts(*job) for job in jobs]  # type: ignore[arg-type]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda job: playouts(*job), jobs))
+    assert all(np.array_equal(a, b) for a, b in zip(alone, together, strict=True))
 
 
 def test_a_finished_game_returns_its_own_result() -> None:
@@ -200,9 +214,24 @@ def test_hostile_input_is_named_and_changes_nothing() -> None:
     assert state.view() == before
 
 
-def test_a_state_in_a_phase_the_kernel_does_not_know_is_unsupported() -> None:
-    """The caller's cue to fall back to Python playouts; it names the phase."""
-    state = gamenight.new_game("shake", players=2).new_state(seed=0)
-    state.phase = "limbo"
-    with pytest.raises(Unsupported, match="phase 'limbo'"):
-        playouts(state, 1, 0)  # type: ignore[arg-type]
+@pytest.mark.parametrize(
+    ("field", "value", "match"),
+    [
+        ("phase", "limbo", "phase 'limbo'"),
+        ("round", 12, "round 12"),
+        ("shaker", None, "shaker None"),
+        ("queue", [], "choosing queue"),
+        ("scores", [0], "scores"),
+    ],
+)
+def test_a_state_the_kernel_cannot_start_from_is_unsupported(
+    field: str, value: Any, match: str
+) -> None:
+    """The caller's cue to fall back to Python playouts: a phase the kernel does not know, or
+    fields no engine move leaves (edited by hand), named; nothing is read out of bounds."""
+    state = shaken_state()
+    if field in ("queue", "shaker"):  # where that field is read
+        state.phase = "choose" if field == "queue" else "shake"
+    setattr(state, field, value)
+    with pytest.raises(Unsupported, match=match):
+        playouts(state, 1, 0)

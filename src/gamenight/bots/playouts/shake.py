@@ -362,6 +362,42 @@ def _tables(scoring_faces: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return shake_die, keep, hits
 
 
+def _inconsistency(state: ShakeState) -> str | None:
+    """What in the state's fields no engine move could have left, if anything: the kernel
+    indexes by them, so a state edited by hand is refused rather than read out of bounds."""
+    n, phase = state.players, state.phase
+    seats = range(n)
+    if not 1 <= state.round <= state.game.options.rounds + 1:
+        return f"round {state.round}"
+    if len(state.scores) != n or len(state.all_shake) != n:
+        return "scores or All Shake scores not one a seat"
+    if phase in ("shake", "shaken") and state.shaker not in seats:
+        return f"shaker {state.shaker!r}"
+    if phase == "choose" and not (state.rolled and state.queue and set(state.queue) <= set(seats)):
+        return f"choosing queue {state.queue!r} of dice {state.rolled!r}"
+    slots = sorted(s for slot in state.slots for s in slot)
+    if state.slots and slots != list(seats):
+        return f"All Shake slots {state.slots!r}"
+    if phase in ("order-roll", "order") and state.tied_slot not in range(len(state.slots)):
+        return f"tied slot {state.tied_slot!r}"
+    if phase in ("order-roll", "final-roll") and not (
+        len(state.contenders) >= 2 and set(state.contenders) <= set(seats)
+    ):
+        return f"roll-off contenders {state.contenders!r}"
+    if phase == "order" and state.picker not in seats:
+        return f"picker {state.picker!r}"
+    final = state.round > state.game.options.rounds
+    if final and phase in ("roll", "choose"):
+        return f"phase {phase!r} in the All Shake round"
+    if (
+        final
+        and phase in ("shake", "shaken")
+        and (sorted(state.order) != list(seats) or state.turn not in seats)
+    ):
+        return f"All Shake order {state.order!r} at turn {state.turn}"
+    return None
+
+
 class _Table:
     """One engine state read into the kernel's arrays, with the game's settings."""
 
@@ -376,6 +412,9 @@ class _Table:
             raise Unsupported(f"Shake playouts do not know the option(s) {', '.join(unknown)}")
         if state.phase not in PHASES:
             raise Unsupported(f"Shake playouts cannot start from phase {state.phase!r}")
+        broken = _inconsistency(state)
+        if broken:
+            raise Unsupported(f"Shake playouts cannot start from this state: {broken}")
         self.state = state
         self.players = n = state.players
         self.rounds = options.rounds
@@ -414,12 +453,18 @@ class _Table:
             out[:] = self.state.returns()
             return 0
         pos = np.zeros(1, dtype=np.int64)
-        _run(self.players, self.rounds, self.k, self.rolloff, *_tables(self.k), np.uint64(seed),
+        key = np.uint64(int(seed))
+        _run(self.players, self.rounds, self.k, self.rolloff, *_tables(self.k), key,
              self.sc, self.st, self.sc.copy(), self.st.copy(), tape, pos, out)  # fmt: skip
         return int(pos[0])
 
 
 NO_TAPE = np.zeros(0, dtype=np.int8)
+
+
+def _whole(x: object) -> bool:
+    """An int or a NumPy integer, not a bool (True is no count of playouts)."""
+    return isinstance(x, int | np.integer) and not isinstance(x, bool)
 
 
 def playouts(state: ShakeState, n: int, seed: int) -> np.ndarray:
@@ -428,9 +473,9 @@ def playouts(state: ShakeState, n: int, seed: int) -> np.ndarray:
 
     Raises TypeError for a state of another game, ValueError for ``n`` outside 1 to
     ``MAX_PLAYOUTS`` or a seed outside 0 to 2**64 - 1; the state is never changed."""
-    if type(n) is not int or not 1 <= n <= MAX_PLAYOUTS:  # (bool is refused too)
+    if not _whole(n) or not 1 <= n <= MAX_PLAYOUTS:
         raise ValueError(f"n must be a whole number from 1 to {MAX_PLAYOUTS:,}, not {n!r}")
-    if type(seed) is not int or not 0 <= seed < 2**64:
+    if not _whole(seed) or not 0 <= seed < 2**64:
         raise ValueError(f"seed must be a whole number from 0 to 2**64 - 1, not {seed!r}")
     table = _Table(state)
     out = np.empty((n, table.players), dtype=np.float64)
