@@ -91,30 +91,38 @@ def test_a_tape_plays_out_exactly_as_the_engine_does() -> None:
     assert phases == PHASES, f"phases never started from: {PHASES - phases}"
 
 
-@pytest.mark.parametrize(
-    ("options", "moves", "seed"),
-    [
-        ({"players": 2, "rounds": 3}, 12, 1),  # early, in an ordinary round
-        ({"players": 3, "rounds": 2, "scoring_faces": 2, "final_tie": "roll-off"}, 30, 2),
-        ({"players": 4, "rounds": 1, "scoring_faces": 5}, 25, 3),  # into the All Shake round
-    ],
-)
-def test_mean_returns_agree_with_python_playouts(
-    options: dict[str, Any], moves: int, seed: int
-) -> None:
-    """Each seat's mean return over 20,000 compiled playouts and over 1,500 engine playouts
-    differ by less than five standard errors of the difference (fixed seeds: never flaky)."""
+def play_until(options: dict[str, Any], seed: int, there: Any) -> ShakeState:
+    """A game of sensible bots, played until ``there(state)`` holds."""
     state = gamenight.new_game("shake", **options).new_state(seed=seed)
     bot = ShakeBot()
-    for _ in range(moves):
+    while not there(state):
+        assert not state.is_terminal()
         if state.is_chance():
             state.play_chance()
-        elif not state.is_terminal():
+        else:
             seat = state.actors()[0]
             state.apply(bot.act(state, seat), seat)
-    assert not state.is_terminal()
-    fast = playouts(state, 20_000, seed)  # type: ignore[arg-type]
-    slow = np.array([python_playout(state, 10_000 * seed + j) for j in range(1_500)])  # type: ignore[arg-type]
+    return state  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize(
+    ("options", "seed", "there"),
+    [  # early in an ordinary round; the last ordinary round; into the All Shake round
+        ({"players": 2, "rounds": 3}, 1, lambda s: s.moves and s.phase == "shake"),
+        ({"players": 3, "rounds": 2, "scoring_faces": 2, "final_tie": "roll-off"}, 2,
+         lambda s: s.round == 2 and s.phase == "shaken"),
+        ({"players": 3, "rounds": 1, "scoring_faces": 4}, 3,
+         lambda s: s.round == 2 and s.phase == "shaken" and None in s.all_shake),
+    ],
+)  # fmt: skip
+def test_mean_returns_agree_with_python_playouts(
+    options: dict[str, Any], seed: int, there: Any
+) -> None:
+    """Each seat's mean return over 20,000 compiled playouts and over 1,000 engine playouts
+    differ by less than five standard errors of the difference (fixed seeds: never flaky)."""
+    state = play_until(options, seed, there)
+    fast = playouts(state, 20_000, seed)
+    slow = np.array([python_playout(state, 10_000 * seed + j) for j in range(1_000)])
     assert np.allclose(fast.sum(axis=1), 1.0) and np.allclose(slow.sum(axis=1), 1.0)
     se = np.sqrt(fast.var(axis=0) / len(fast) + slow.var(axis=0) / len(slow))
     gap = np.abs(fast.mean(axis=0) - slow.mean(axis=0))
@@ -124,15 +132,7 @@ def test_mean_returns_agree_with_python_playouts(
 
 def shaken_state() -> ShakeState:
     """A 2-seat game in round 3 of 10 with a shaker holding points, to shake on or stop."""
-    state = gamenight.new_game("shake", players=2).new_state(seed=5)
-    bot = ShakeBot()
-    while not (state.phase == "shaken" and state.round >= 3):
-        if state.is_chance():
-            state.play_chance()
-        else:
-            seat = state.actors()[0]
-            state.apply(bot.act(state, seat), seat)
-    return state  # type: ignore[return-value]
+    return play_until({"players": 2}, 5, lambda s: s.phase == "shaken" and s.round >= 3)
 
 
 def test_one_decision_apart_two_states_meet_the_same_later_dice() -> None:
