@@ -47,7 +47,7 @@ def random_states(options: dict[str, Any], games: int, seed: int) -> list[ShakeS
         bot = RandomBot(seed=g)
         seen: dict[str, list[ShakeState]] = {}
         while True:
-            seen.setdefault(state.phase, []).append(state.clone())  # type: ignore[arg-type]
+            seen.setdefault(state.phase, []).append(state.clone())
             if state.is_terminal():
                 break
             if state.is_chance():
@@ -102,7 +102,7 @@ def play_until(options: dict[str, Any], seed: int, there: Any) -> ShakeState:
         else:
             seat = state.actors()[0]
             state.apply(bot.act(state, seat), seat)
-    return state  # type: ignore[return-value]
+    return state
 
 
 @pytest.mark.parametrize(
@@ -161,9 +161,9 @@ def test_one_decision_apart_two_states_meet_the_same_later_dice() -> None:
 
 def test_a_seed_gives_the_same_playouts_and_another_seed_others() -> None:
     state = gamenight.new_game("shake", players=3).new_state(seed=0)
-    a, b, c = playouts(state, 500, 1), playouts(state, 500, 1), playouts(state, 500, 2)  # type: ignore[arg-type]
+    a, b, c = playouts(state, 500, 1), playouts(state, 500, 1), playouts(state, 500, 2)
     assert np.array_equal(a, b) and not np.array_equal(a, c)
-    assert np.array_equal(playouts(state, np.int64(500), np.uint64(1)), a)  # type: ignore[arg-type]
+    assert np.array_equal(playouts(state, np.int64(500), np.uint64(1)), a)
     assert a.shape == (500, 3) and set(np.unique(a)) <= {0.0, 1 / 3, 0.5, 1.0}
 
 
@@ -174,7 +174,7 @@ def test_threads_playing_at_once_get_what_one_thread_gets() -> None:
 
     states = [shaken_state(), gamenight.new_game("shake", players=4).new_state(seed=1)]
     jobs = [(states[j % 2], 5_000, j) for j in range(8)]
-    alone = [playouts(*job) for job in jobs]  # type: ignore[arg-type]
+    alone = [playouts(*job) for job in jobs]
     with ThreadPoolExecutor(4) as pool:
         together = list(pool.map(lambda job: playouts(*job), jobs))
     assert all(np.array_equal(a, b) for a, b in zip(alone, together, strict=True))
@@ -183,34 +183,34 @@ def test_threads_playing_at_once_get_what_one_thread_gets() -> None:
 def test_a_finished_game_returns_its_own_result() -> None:
     state = gamenight.new_game("shake", players=2, rounds=1).new_state(seed=3)
     finish(state, ShakeBot())
-    assert np.array_equal(playouts(state, 3, 0), np.array([state.returns()] * 3))  # type: ignore[arg-type]
+    assert np.array_equal(playouts(state, 3, 0), np.array([state.returns()] * 3))
 
 
 @pytest.mark.parametrize("n", [0, -1, MAX_PLAYOUTS + 1, True, 2.0, "10"])
 def test_a_bad_count_is_named(n: Any) -> None:
     state = gamenight.new_game("shake", players=2).new_state(seed=0)
     with pytest.raises(ValueError, match="n must be a whole number from 1 to 10,000,000"):
-        playouts(state, n, 0)  # type: ignore[arg-type]
+        playouts(state, n, 0)
 
 
 def test_hostile_input_is_named_and_changes_nothing() -> None:
     state = gamenight.new_game("shake", players=2).new_state(seed=0)
     before = state.view()
     with pytest.raises(ValueError, match="seed must be"):
-        playouts(state, 1, -1)  # type: ignore[arg-type]
+        playouts(state, 1, -1)
     with pytest.raises(ValueError, match="seed must be"):
-        playouts(state, 1, 2**64)  # type: ignore[arg-type]
+        playouts(state, 1, 2**64)
     snap = gamenight.new_game("snap", players=2).new_state(seed=0)
     with pytest.raises(TypeError, match="Shake state, not SnapState \\(game 'snap'\\)"):
-        playouts(snap, 1, 0)  # type: ignore[arg-type]
+        playouts(snap, 1, 0)
     with pytest.raises(TypeError, match="not dict"):
-        playouts({"phase": "roll"}, 1, 0)  # type: ignore[arg-type]
+        playouts({"phase": "roll"}, 1, 0)
     with pytest.raises(ValueError, match="values 0 to 5"):
-        playout_tape(state, [0, 6, 1])  # type: ignore[arg-type]
+        playout_tape(state, [0, 6, 1])
     with pytest.raises(ValueError, match="non-empty row of whole numbers"):
-        playout_tape(state, np.zeros((2, 2), dtype=np.int8))  # type: ignore[arg-type]
+        playout_tape(state, np.zeros((2, 2), dtype=np.int8))
     with pytest.raises(ValueError, match="the tape ran out"):
-        playout_tape(state, [0, 1, 2])  # type: ignore[arg-type]
+        playout_tape(state, [0, 1, 2])
     assert state.view() == before
 
 
