@@ -29,6 +29,30 @@ def engine_on_tape(state: State, tape: np.ndarray, to_action: ToAction) -> tuple
     return state, pos
 
 
+def shake_dice(state: State, tape: np.ndarray, pos: int) -> tuple[dict[str, Any], int]:
+    """Shake's next chance move from the tape: six shake dice (below ``scoring_faces`` scores)
+    or the colored dice of everyone rolling, a die showing ``value + 1``."""
+    if state.phase == "shake":  # type: ignore[attr-defined]
+        k = state.game.options.scoring_faces  # type: ignore[attr-defined]
+        return {"type": "shake", "faces": [10 if v < k else 0 for v in tape[pos : pos + 6]]}, 6
+    n = state.players if state.phase == "roll" else len(state.contenders)  # type: ignore[attr-defined]
+    return {"type": "dice", "faces": [int(v) + 1 for v in tape[pos : pos + n]]}, n
+
+
+def chance_from_tape(state: State, tape: np.ndarray, to_action: ToAction) -> list[int]:
+    """Make ``state`` draw its chance moves from the tape from now on, for any play loop that
+    calls ``state.play_chance()``; the returned one-item list counts the dice read."""
+    used = [0]
+
+    def play_chance() -> None:
+        action, n = to_action(state, tape, used[0])
+        used[0] += n
+        state.apply(action)
+
+    state.play_chance = play_chance  # type: ignore[method-assign]
+    return used
+
+
 def tapes(seed: int, count: int, length: int) -> np.ndarray:
     """``count`` tapes of ``length`` dice (0-5), reproducible from ``seed``."""
     return np.random.default_rng(seed).integers(0, 6, size=(count, length), dtype=np.int8)

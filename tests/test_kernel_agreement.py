@@ -18,19 +18,17 @@ import gamenight  # noqa: E402
 from gamenight.analysis.kernels import kernel  # noqa: E402
 from gamenight.analysis.simulate import reference_figures  # noqa: E402
 from gamenight.engine import State  # noqa: E402
-from kernel_helpers import engine_on_tape, realtime_on_tape, realtime_tapes, tapes  # noqa: E402
+from kernel_helpers import (  # noqa: E402
+    engine_on_tape,
+    realtime_on_tape,
+    realtime_tapes,
+    shake_dice,
+    tapes,
+)
 
 
 def snake_eyes_dice(state: State, tape: np.ndarray, pos: int) -> tuple[dict[str, Any], int]:
     return {"type": "dice", "faces": [int(tape[pos]) + 1, int(tape[pos + 1]) + 1]}, 2
-
-
-def shake_dice(state: State, tape: np.ndarray, pos: int) -> tuple[dict[str, Any], int]:
-    if state.phase == "shake":  # type: ignore[attr-defined]
-        k = state.game.options.scoring_faces  # type: ignore[attr-defined]
-        return {"type": "shake", "faces": [10 if v < k else 0 for v in tape[pos : pos + 6]]}, 6
-    n = state.players if state.phase == "roll" else len(state.contenders)  # type: ignore[attr-defined]
-    return {"type": "dice", "faces": [int(v) + 1 for v in tape[pos : pos + n]]}, n
 
 
 def agree(game_id: str, options: dict[str, Any], seed: int, games: int, length: int,
