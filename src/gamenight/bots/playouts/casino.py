@@ -93,19 +93,41 @@ def _dice(s: Any) -> tuple[int, int]:
 
 # --- the table -----------------------------------------------------------------------------------
 @njit(cache=True, inline="always", **FAST)
-def _bet(s: int, lo: int, purse: np.ndarray, bets: np.ndarray, held: np.ndarray) -> None:
-    """The bot's wagers: each area it has nothing on, in the layout's order, while it can pay."""
+def _count(bits: int) -> int:
+    """How many of the areas' bits are set."""
+    bits = bits - (bits >> 1 & 0x5555)
+    bits = (bits & 0x3333) + (bits >> 2 & 0x3333)
+    bits = (bits + (bits >> 4)) & 0x0F0F
+    return (bits + (bits >> 8)) & 0x1F
+
+
+@njit(cache=True, inline="always", **FAST)
+def _bet(s: int, lo: int, purse: np.ndarray, bets: np.ndarray, held: np.ndarray,
+         flat: np.ndarray) -> None:  # fmt: skip
+    """The bot's wagers: each area it has nothing on, in the layout's order, while it can pay.
+    A seat with every area covered at the table minimum is ``flat`` (see ``_settle``)."""
     missing = FULL & ~held[s]
-    w = 0
-    while missing:
-        if missing & 1:
+    if not missing:
+        return
+    k = _count(missing)
+    if purse[s] >= lo * k:  # it pays for them all at once
+        purse[s] -= lo * k
+        held[s] = FULL
+        if flat[s]:  # its stakes are all at the minimum already
+            return
+        flat[s] = True
+        for w in range(AREAS):
+            if missing >> w & 1:
+                bets[s, w] = lo
+            flat[s] &= bets[s, w] == lo
+        return
+    for w in range(AREAS):  # as far as its purse goes
+        if missing >> w & 1:
             if purse[s] < lo:
                 return
             purse[s] -= lo
             bets[s, w] = lo
             held[s] |= 1 << w
-        missing >>= 1
-        w += 1
 
 
 @njit(cache=True, inline="always", **FAST)
@@ -137,41 +159,47 @@ def _next_offer(needs: int, head: int, left: int, held: np.ndarray,
 
 
 @njit(cache=True, inline="always", **FAST)
-def _settle(roll: int, codes: np.ndarray, decides: np.ndarray, back: np.ndarray,
-            purse: np.ndarray, bets: np.ndarray, held: np.ndarray) -> None:  # fmt: skip
+def _settle(roll: int, lo: int, codes: np.ndarray, rows: np.ndarray, back: np.ndarray,
+            purse: np.ndarray, bets: np.ndarray, held: np.ndarray,
+            flat: np.ndarray) -> None:  # fmt: skip
     """Rules 4.2 and 4.8: losers taken, winners paid; a winner comes down with its stake unless
-    it is a multi-roll wager at a table where winners stay up. ``decides[roll]``: the areas the
-    roll decides, then -1s."""
+    it is a multi-roll wager at a table where winners stay up. ``rows[roll]``: what the roll
+    pays a seat with the table minimum on every area (in minimums), the areas that then come
+    down (bits), and the areas it decides, -1 after the last. Only the areas in ``held`` are
+    on the layout; ``bets`` of the others mean nothing."""
     for s in range(held.shape[0]):
         if not held[s]:
             continue
-        for k in range(AREAS):
-            w = decides[roll, k]
+        if flat[s] and held[s] == FULL:  # the bot's own layout: one lookup
+            purse[s] += lo * rows[roll, 0]
+            held[s] = FULL & ~rows[roll, 1]
+            continue
+        for k in range(2, 2 + AREAS):
+            w = rows[roll, k]
             if w < 0:
                 break
-            amount = bets[s, w]
-            if not amount:
+            if not held[s] >> w & 1:
                 continue
             code = codes[roll, w]
             if code != LOSE:
+                amount = bets[s, w]
                 purse[s] += amount * code
                 if not back[w]:
                     continue
                 purse[s] += amount
-            bets[s, w] = 0
             held[s] &= ~(1 << w)
 
 
 @njit(cache=True, nogil=True, **FAST)
 def run(start: np.ndarray, purse0: np.ndarray, bets0: np.ndarray, undec0: np.ndarray,
-        figures: np.ndarray, codes: np.ndarray, decided: np.ndarray, decides: np.ndarray,
+        figures: np.ndarray, codes: np.ndarray, decided: np.ndarray, rows: np.ndarray,
         back: np.ndarray, seed: Any, taped: bool, tape: np.ndarray, out: np.ndarray,
-        purse: np.ndarray, bets: np.ndarray, held: np.ndarray,
+        purse: np.ndarray, bets: np.ndarray, held: np.ndarray, flat: np.ndarray,
         undec: np.ndarray) -> int:  # fmt: skip
     """``out.shape[0]`` playouts of the state (``start``, purses, bets, the dealer's undecided
     wagers as bits), each seat's net chips at the end in ``out``. Dice come from the keyed
     streams of ``seed`` or, if ``taped``, from ``tape`` in order (then the dice read are
-    returned, or -1 if it ran out). ``purse``, ``bets``, ``held``, ``undec``: scratch."""
+    returned, or -1 if it ran out). ``purse`` to ``undec``: scratch, one row a seat."""
     n = purse.shape[0]
     lo, bankroll, max_rolls = figures[LO], figures[BANKROLL], figures[MAX_ROLLS]
     key = _hash(seed)
@@ -182,17 +210,21 @@ def run(start: np.ndarray, purse0: np.ndarray, bets0: np.ndarray, undec0: np.nda
             purse[s] = purse0[s]
             undec[s] = undec0[s]
             held[s] = 0
+            flat[s] = True
             for w in range(AREAS):
                 bets[s, w] = bets0[s, w]
                 if bets0[s, w]:
                     held[s] |= 1 << w
+                    flat[s] &= bets0[s, w] == lo
+            if flat[s]:
+                bets[s, :] = lo
         phase, shooter, dealer = start[PHASE], start[SHOOTER], start[DEALER]
         head, left, needs, ready = start[QHEAD], start[QLEFT], start[NEEDS], start[READY]
         rolls, a, b = start[ROLLS], start[FACE_A], start[FACE_B]
         while phase != CLOSED:
             if phase == OFFER:  # the offered seat bets, then takes the dice if it has a wager
                 s = head
-                _bet(s, lo, purse, bets, held)
+                _bet(s, lo, purse, bets, held, flat)
                 if held[s]:
                     shooter, phase, ready = s, BETTING, 0
                 else:
@@ -202,8 +234,8 @@ def run(start: np.ndarray, purse0: np.ndarray, bets0: np.ndarray, undec0: np.nda
             if phase == BETTING:  # the others not yet done bet and are done; then the shooter
                 for s in range(n):
                     if s != shooter and not ready >> s & 1:
-                        _bet(s, lo, purse, bets, held)
-                _bet(shooter, lo, purse, bets, held)
+                        _bet(s, lo, purse, bets, held, flat)
+                _bet(shooter, lo, purse, bets, held, flat)
                 if held[shooter]:
                     phase = ROLLING
                 else:  # gives up the dice: round the others with a wager, else everyone
@@ -222,7 +254,7 @@ def run(start: np.ndarray, purse0: np.ndarray, bets0: np.ndarray, undec0: np.nda
                 else:
                     a, b = _dice(_hash(mine ^ np.uint64(rolls + 1)))
             roll = a * 6 + b
-            _settle(roll, codes, decides, back, purse, bets, held)
+            _settle(roll, lo, codes, rows, back, purse, bets, held, flat)
             rolls += 1
             ready = 0
             seven = a + b == 5
@@ -249,7 +281,8 @@ def run(start: np.ndarray, purse0: np.ndarray, bets0: np.ndarray, undec0: np.nda
         for s in range(n):
             net = purse[s] - bankroll
             for w in range(AREAS):
-                net += bets[s, w]
+                if held[s] >> w & 1:
+                    net += bets[s, w]
             out[i, s] = net
     return used
 
@@ -261,8 +294,9 @@ _TABLES: weakref.WeakKeyDictionary[SnakeEyesCasino, tuple[np.ndarray, ...]] = (
 
 
 def _table(game: SnakeEyesCasino) -> tuple[np.ndarray, ...]:
-    """A game's figures, settlement codes [roll, area], the areas each roll decides (as bits, and
-    listed), and which winners come down: read once per game (its options never change)."""
+    """A game's figures, settlement codes [roll, area], the areas each roll decides (bits), the
+    rows ``_settle`` reads, and which winners come down: read once per game (its options never
+    change)."""
     if game not in _TABLES:
         opts = game.options
         figures = np.array([opts.table_min, opts.bankroll, opts.max_rolls], dtype=np.int64)
@@ -270,14 +304,16 @@ def _table(game: SnakeEyesCasino) -> tuple[np.ndarray, ...]:
         decided = np.array(
             [sum(1 << w for w in range(AREAS) if row[w] != STAY) for row in codes], dtype=np.int64
         )
-        decides = np.full((36, AREAS), -1, dtype=np.int64)
-        for roll, row in enumerate(codes):
-            ws = [w for w in range(AREAS) if row[w] != STAY]
-            decides[roll, : len(ws)] = ws
         back = np.array(
             [not (opts.winners_stay_up and w in MULTI_ROLL) for w in WAGER_IDS], dtype=np.bool_
         )
-        _TABLES[game] = (figures, codes, decided, decides, back)
+        rows = np.full((36, 2 + AREAS), -1, dtype=np.int64)
+        for roll, row in enumerate(codes):
+            ws = [w for w in range(AREAS) if row[w] != STAY]
+            rows[roll, 0] = sum(row[w] + back[w] for w in ws if row[w] != LOSE)
+            rows[roll, 1] = sum(1 << w for w in ws if row[w] == LOSE or back[w])
+            rows[roll, 2 : 2 + len(ws)] = ws
+        _TABLES[game] = (figures, codes, decided, rows, back)
     return _TABLES[game]
 
 
@@ -330,7 +366,8 @@ def _play(state: CasinoState, n: int, seed: int, tape: np.ndarray | None) -> tup
     dice = np.zeros(0, dtype=np.int64) if tape is None else tape
     used = run(start, purse, bets, undec, *_table(state.game), np.uint64(seed), tape is not None,
                dice, out,
-               purse.copy(), bets.copy(), np.zeros_like(undec), undec.copy())  # fmt: skip
+               purse.copy(), bets.copy(), np.zeros_like(undec), np.zeros(len(purse), np.bool_),
+               undec.copy())  # fmt: skip
     return out, used
 
 
