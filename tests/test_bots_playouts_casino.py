@@ -40,6 +40,7 @@ OPTION_SETS: list[dict[str, Any]] = [
     {"players": 2, "bankroll": 500, "table_min": 10, "table_max": 100, "max_rolls": 25,
      "dice": 5, "winners_stay_up": False, "payouts": {"field": "option-2"}},
     {"players": 4, "bankroll": 30, "table_min": 3, "table_max": 12, "max_rolls": 20},
+    {"players": 8, "bankroll": 45, "table_min": 3, "table_max": 30, "max_rolls": 30},
 ]  # fmt: skip
 
 
@@ -179,7 +180,7 @@ def random_states(per_set: int, seed: int) -> list[CasinoState]:
 
 
 def test_the_tape_gives_the_engines_returns_from_random_states() -> None:
-    """From 240 random states (every phase, 1-4 seats, eight option sets) the kernel on a tape
+    """From 270 random states (every phase, 1-4 and 8 seats, nine option sets) the kernel on a tape
     returns exactly what the engine's finish() returns on the same dice, every seat."""
     states = random_states(30, seed=31)
     phases = Counter(s.phase for s in states)
@@ -264,6 +265,21 @@ def test_playouts_are_repeatable_and_seeded() -> None:
     assert np.array_equal(one, two) and not np.array_equal(one, playouts(state, 500, 12))
     assert len({tuple(r) for r in one}) > 100, "playouts differ from one another"
     assert np.array_equal(playouts(state, 3, 11), one[:3]), "playout i keys its own dice"
+
+
+def test_threads_play_at_once_with_their_own_results() -> None:
+    """The kernel releases the GIL (a server's search bots run in threads): calls from four
+    threads at once give what each gives alone."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from gamenight.bots.playouts.casino import run
+
+    assert run.targetoptions["nogil"]
+    states = random_states(1, seed=8)
+    alone = [playouts(s, 2000, k) for k, s in enumerate(states)]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda k: playouts(states[k], 2000, k), range(len(states))))
+    assert all(np.array_equal(a, b) for a, b in zip(alone, together, strict=True))
 
 
 def test_a_closed_table_returns_where_it_stands() -> None:
