@@ -311,7 +311,7 @@ def test_hostile_input_is_named_and_changes_nothing() -> None:
         playouts(gamenight.new_game("shake", players=2).new_state(seed=1), 10, 1)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="not dict"):
         playouts({"phase": "offer"}, 10, 1)  # type: ignore[arg-type]
-    for tape in ([0, 6], [-1], [[1, 2]], ["a"], [0.5, 1.0]):
+    for tape in ([0, 6], [-1], [[1, 2]], [[1], [1, 2]], ["a"], [0.5, 1.0], None):
         with pytest.raises(ValueError, match="from 0 to 5"):
             playout_tape(state, tape)
     with pytest.raises(ValueError, match="ran out"):

@@ -36,8 +36,7 @@ MAX_PLAYOUTS = 10_000_000  # playouts in one call
 AREAS = len(WAGER_IDS)
 FULL = (1 << AREAS) - 1  # every area, as bits
 OFFER, BETTING, ROLLING, ENTERED, CLOSED = range(5)
-PHASES = {"offer": OFFER, "betting": BETTING, "rolling": ROLLING, "entered": ENTERED,
-          "closed": CLOSED}  # fmt: skip
+PHASES = dict(offer=OFFER, betting=BETTING, rolling=ROLLING, entered=ENTERED, closed=CLOSED)
 # the start's scalars: phase, shooter (-1: none), dealer rolling, the offer queue (its head, its
 # length, whether only seats with a wager qualify), seats done betting (bits), rolls, an entered
 # result's two faces (0-5)
@@ -361,13 +360,15 @@ def _casino(state: object) -> CasinoState:
 
 
 def _play(state: CasinoState, n: int, seed: int, tape: np.ndarray | None) -> tuple[np.ndarray, int]:
+    """``n`` playouts into a new array, and the dice read from ``tape`` (-1: it ran out)."""
     start, purse, bets, undec = _start(state)
     out = np.zeros((n, state.players), dtype=np.float64)
-    dice = np.zeros(0, dtype=np.int64) if tape is None else tape
-    used = run(start, purse, bets, undec, *_table(state.game), np.uint64(seed), tape is not None,
-               dice, out,
-               purse.copy(), bets.copy(), np.zeros_like(undec), np.zeros(len(purse), np.bool_),
-               undec.copy())  # fmt: skip
+    taped = tape is not None
+    dice = tape if tape is not None else np.zeros(0, dtype=np.int64)
+    seats = len(purse)
+    scratch = purse.copy(), bets.copy(), np.zeros(seats, np.int64), np.zeros(seats, np.bool_)
+    used = run(start, purse, bets, undec, *_table(state.game), np.uint64(seed), taped, dice, out,
+               *scratch, undec.copy())  # fmt: skip
     return out, used
 
 
@@ -389,7 +390,10 @@ def playout_tape(state: CasinoState, tape: Any) -> tuple[list[float], int]:
     """One playout of ``state`` on the dice of ``tape`` (values 0-5, a die showing value + 1,
     two a roll, in the engine's order): its returns and how many dice it read."""
     state = _casino(state)
-    dice = np.asarray(tape)
+    try:
+        dice = np.asarray(tape)
+    except (ValueError, TypeError):  # ragged or unreadable: refused below with the others
+        dice = np.zeros((0, 0))
     if dice.ndim != 1 or (dice.size and (dice.dtype.kind not in "iu" or dice.min() < 0
                                          or dice.max() > 5)):  # fmt: skip
         raise ValueError("the tape must be a flat sequence of whole numbers from 0 to 5")
