@@ -208,6 +208,27 @@ def test_the_streams_are_keyed_as_documented() -> None:
             assert row.tolist() == engine_finish(copy, KeyedDice(copy, seed, i))
 
 
+def test_the_dealer_rolls_out_a_layout_nobody_will_shoot() -> None:
+    """Rule 5.9(d) begun inside the kernel: seat B is broke, A has a wager but declined the
+    dice, so when B declines the dealer rolls until A's wager is decided (then offers afresh)."""
+    state: Any = gamenight.new_game(
+        GAME, players=2, bankroll=10, table_min=5, table_max=10, max_rolls=20
+    ).new_state(seed=0)
+    for seat, action in [
+        (0, {"type": "decline"}), (1, {"type": "accept"}), (0, {"type": "done"}),
+        (1, {"type": "wager", "area": "craps12", "amount": 10}), (1, {"type": "roll"}),
+        (None, {"type": "dice", "faces": [2, 3]}),  # craps 12 loses: B is broke
+        (0, {"type": "done"}), (1, {"type": "give_up"}),
+        (0, {"type": "wager", "area": "num6", "amount": 5}), (0, {"type": "decline"}),
+    ]:  # fmt: skip
+        state.apply(action, seat)
+    assert state.phase == "offer" and state.offer_queue == [1] and state.returns() == [0.0, -10.0]
+    for tape in ([2, 2, *[0, 1] * 50], [3, 2, *[0, 1] * 50], [0, 3, 2, 2, *[1, 1] * 60]):
+        dice = TapeDice(np.array(tape))
+        want = engine_finish(state.clone(), dice)
+        assert playout_tape(state, tape) == (want, dice.used) and dice.used >= 2
+
+
 def _python_playouts(state: CasinoState, n: int) -> np.ndarray:
     """``n`` playouts through the engine, each on a chance stream of its own."""
     rows = []
