@@ -330,6 +330,8 @@ class Timers:
         try:
             action = await decided
             table.tasks.pop(seat, None)
+            if self.closing:  # a thought that came back after the shutdown began
+                return
             if action is None:
                 self.schedule(table)
                 return

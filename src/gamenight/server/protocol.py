@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -96,7 +96,7 @@ FRAME_TYPES = ("hello", "action", "sync", "ping", "chat")
 
 
 BotKind = Literal["sensible", "random", "search"]
-BOT_KINDS: tuple[str, ...] = ("sensible", "random", "search")  # "search": Monte Carlo search
+BOT_KINDS: tuple[str, ...] = get_args(BotKind)  # "search": Monte Carlo search, turn-based only
 
 
 class SeatSpec(Strict):

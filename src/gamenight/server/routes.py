@@ -25,6 +25,7 @@ from .errors import missing_page
 from .lobby import LOBBY_SIZE
 from .metrics import ServerMetrics
 from .protocol import (
+    BOT_KINDS,
     BotChoice,
     CreateTable,
     JoinTable,
@@ -128,7 +129,7 @@ def add_routes(
                     "bots": {
                         # Snap and Slap bots race by a reaction level; a search bot thinks
                         # up to search_seconds a move
-                        "kinds": ["sensible", "random"] + ([] if is_realtime(gid) else ["search"]),
+                        "kinds": [k for k in BOT_KINDS if k != "search" or not is_realtime(gid)],
                         "search_seconds": None if is_realtime(gid) else settings.bot_seconds,
                         "levels": list(LEVELS) if is_realtime(gid) else [],
                         "strategies": list(STRATEGIES) if gid == "snake-eyes-casino" else [],
