@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from gamenight.bots import make_bot
 from gamenight.cli import app as cli
 from gamenight.engine import State
+from gamenight.server import clock
 from gamenight.server.app import Settings, create_app
 from gamenight.server.rebuild import replayed
 from gamenight.server.table import Table
@@ -114,8 +115,9 @@ async def test_a_search_bot_plays_a_game_to_its_end_and_every_move_is_legal(
     tid = m["table_id"]
     assert m["table"]["seats"][1]["bot"] == "search"
     token = (await http.post(f"/api/tables/{tid}/join", json={"name": "Ann"})).json()["token"]
-    await http.post(f"/api/tables/{tid}/start", headers=auth(m["host_token"]))
     table = live(http, tid)
+    table.bots[1].thinks = True  # in a worker thread (as the search bot itself may declare)
+    await http.post(f"/api/tables/{tid}/start", headers=auth(m["host_token"]))
 
     async def over() -> bool:
         """Play seat 0's first legal action whenever it is to act; true once the game ends."""
@@ -128,7 +130,8 @@ async def test_a_search_bot_plays_a_game_to_its_end_and_every_move_is_legal(
             assert r.status_code in (200, 409), r.text  # 409: a bot moved first
         return False
 
-    await until(over, what="the game against the search bot to end")
+    # two requests a poll, ten polls a second: inside the server's 50 requests a second
+    await until(over, what="the game against the search bot to end", poll=0.1)
     assert table.status == "finished"
     assert any(seat == 1 for seat, _ in table.state.moves)  # the search bot played
     assert legal_record(table).is_terminal()
@@ -213,8 +216,15 @@ async def test_a_thought_out_when_the_host_cancels_is_never_played(
 
 # --- refusals ----------------------------------------------------------------------------------
 async def test_search_is_refused_where_bots_race_and_unknown_kinds_are_named(
-    http: httpx.AsyncClient,
+    http: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    kinds: list[str] = []  # the bots the server asked for
+
+    def make(game_id: str, kind: str = "sensible", **kw: Any) -> Any:
+        kinds.append(kind)
+        return make_bot(game_id, kind, **kw)
+
+    monkeypatch.setattr(clock, "make_bot", make)
     seats = [{"kind": "human"}, {"kind": "bot", "bot": "search"}]
     r = await http.post("/api/tables", json={"game": "snap", "seats": seats})
     assert r.status_code == 422 and r.json()["code"] == "bad_option"
@@ -239,7 +249,7 @@ async def test_search_is_refused_where_bots_race_and_unknown_kinds_are_named(
             assert live(http, tid).seats[1].kind == "human"  # nothing changed
         else:
             assert r.status_code == 200 and r.json()["seats"][1]["bot"] == "search"
-            assert live(http, tid).bots[1].seconds == SECONDS
+            assert kinds[-1] == f"mcts-{SECONDS:g}s"  # thinking up to the server's time
         r = await http.post(f"/api/tables/{tid}/bot", json={"seat": 2}, headers=host)
         assert r.json()["seats"][2]["bot"] == "sensible"
 
