@@ -4,8 +4,10 @@ whose thought is dropped when the table moved on before it came back."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -85,11 +87,11 @@ def auth(token: str) -> dict[str, str]:
 
 
 async def pondering_table(
-    http: httpx.AsyncClient, game: str, options: dict[str, Any]
+    http: httpx.AsyncClient, game: str, options: dict[str, Any], pace: str = "instant"
 ) -> tuple[Table, Ponderer, str, str]:
     """A started table: seat 0 the test's Ponderer, seat 1 a human; (table, bot, host, human)."""
     seats = [{"kind": "bot"}, {"kind": "human"}]
-    m = await made(http, game, seats, options=options, bot_pace="instant")
+    m = await made(http, game, seats, options=options, bot_pace=pace)
     tid, host = m["table_id"], m["host_token"]
     human = (await http.post(f"/api/tables/{tid}/join", json={"name": "Ann"})).json()["token"]
     table = live(http, tid)
@@ -156,6 +158,37 @@ async def test_the_server_answers_while_a_bot_thinks_on_a_copy_of_the_state(
         first_state, first_move, first_choice = bot.thoughts[0]
         assert first_state is not table.state and first_move == at  # a copy, of move ``at``
         assert table.state.moves[at] == (0, first_choice)
+    finally:
+        bot.release.set()
+
+
+async def test_a_bot_that_thought_longer_than_a_person_would_then_plays_at_once(
+    http: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At a table of human pace the pause before a bot's move counts from the start of its
+    thought: one that thought longer than that does not then pause again."""
+    pace = 0.3
+    monkeypatch.setattr(clock.Timers, "_pace", staticmethod(lambda table: pace))
+    pauses: list[float] = []  # every pause the clock asks for
+
+    class Pauses:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(asyncio, name)
+
+        @staticmethod
+        async def sleep(seconds: float) -> None:
+            pauses.append(seconds)
+            await asyncio.sleep(seconds)
+
+    monkeypatch.setattr(clock, "asyncio", Pauses())
+    table, bot, _, _ = await pondering_table(http, "gambler", {"first_player": 0}, "human")
+    try:
+        await until(bot.thinking.is_set, what="the bot to start thinking")
+        began, at = time.monotonic(), table.move
+        await until(lambda: time.monotonic() - began > pace, what="a person's pause to pass")
+        bot.release.set()
+        await until(lambda: table.move > at, what="the bot's move")
+        assert pauses and max(pauses[:2]) <= 0  # no standby, and nothing left of the pace
     finally:
         bot.release.set()
 
