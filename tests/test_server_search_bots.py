@@ -149,6 +149,7 @@ async def test_the_server_answers_while_a_bot_thinks_on_a_copy_of_the_state(
         at = table.move
         # with the thought on the loop none of these could be answered before it ran out
         assert (await http.get("/healthz")).json()["status"] == "ok"
+        assert "gamenight_bot_thoughts 1.0" in (await http.get("/metrics")).text
         assert (await http.get(f"/api/tables/{table.id}")).json()["move"] == at
         view = (await http.get(f"/api/tables/{table.id}/view", headers=auth(human))).json()
         assert view["actors"][0] == 0 and view["move"] == at
