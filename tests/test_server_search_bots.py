@@ -163,6 +163,28 @@ async def test_the_server_answers_while_a_bot_thinks_on_a_copy_of_the_state(
         bot.release.set()
 
 
+async def test_thoughts_past_the_cores_wait_for_one(
+    http: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two search tables on a one-core server: one thinks, the other waits its turn (in a
+    thread of its own it would only slice the core, and both run past their budgets)."""
+    monkeypatch.setattr(clock, "THINKERS", 1)
+    first, a, _, _ = await pondering_table(http, "gambler", {"first_player": 0})
+    second, b, _, _ = await pondering_table(http, "gambler", {"first_player": 0})
+    try:
+        await until(lambda: first.thoughts and second.thoughts, what="both bots to be due")
+        await until(lambda: a.thinking.is_set() or b.thinking.is_set(), what="one to think")
+        metrics = (await http.get("/metrics")).text
+        assert "gamenight_bot_thoughts 2.0" in metrics  # one thinking, one queued
+        assert a.thinking.is_set() != b.thinking.is_set()
+        waiting = b if a.thinking.is_set() else a
+        (a if waiting is b else b).release.set()
+        await until(waiting.thinking.is_set, what="the queued bot to think once the core is free")
+    finally:
+        a.release.set()
+        b.release.set()
+
+
 async def test_a_bot_that_thought_longer_than_a_person_would_then_plays_at_once(
     http: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
