@@ -265,3 +265,31 @@ def test_the_results_display_names_bots_and_says_the_session_is_over(
     page.goto(f"{server.base}/no/such/page")
     expect(page.get_by_role("link", name="Go to the lobby")).to_be_visible()
     assert not [e for e in errors if "404" not in e and "Failed to load" not in e], errors
+
+
+def test_the_lobby_offers_a_search_bot_with_its_thinking_time(
+    server: Server, new_context: Any
+) -> None:
+    """At the turn-based games a seat may be a search bot, labelled with the thinking time the
+    server gives (`--bot-seconds`, 1 s by default); Snap's bots race by level instead. The long
+    label does not widen a phone's lobby."""
+    page = new_context(viewport={"width": 360, "height": 740}).new_page()
+    errors = watch_errors(page)
+    page.goto(server.base + "/")
+    seconds = {g["id"]: g["bots"]["search_seconds"] for g in server.call("GET", "/api/games")}
+    page.locator("#g-snap").check()
+    assert page.locator("#seat-1 option[value='bot:search']").count() == 0
+    page.locator("#g-gambler").check()
+    page.get_by_label("Your name").fill("Ann")
+    page.get_by_label("Players").fill("3")
+    search = page.locator("#seat-1 option[value='bot:search']")
+    expect(search).to_have_text(f"Search bot — thinks up to {seconds['gambler']:g} s a move")
+    page.locator("#seat-1").select_option("bot:search")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.locator("#seat-2").select_option("human")  # a friend's seat: the table waits
+    page.get_by_role("button", name="Create the table").click()
+    page.wait_for_url("**/t/*")
+    tid = page.url.rsplit("/", 1)[1]
+    assert [s["bot"] for s in seats_of(server, tid)] == [None, "search", None]
+    expect(page.locator("#waiting .seat-list")).to_contain_text("bot · search")
+    assert not errors, errors

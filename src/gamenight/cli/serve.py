@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from gamenight.server.settings import BOT_SECONDS, BOT_SECONDS_RANGE, bot_seconds_problem
+
 from .common import (
     fail,
     refuse,
@@ -72,6 +74,12 @@ def serve(
     api_docs: Annotated[
         bool, typer.Option(help="serve Swagger UI at /docs (its script comes from a CDN)")
     ] = False,
+    bot_seconds: Annotated[
+        float,
+        typer.Option(
+            help="seconds a search bot may think a move ({:g} to {:g})".format(*BOT_SECONDS_RANGE)
+        ),
+    ] = BOT_SECONDS,
 ) -> None:
     """Serve every game online: tables, seats and bots over HTTP and WebSockets."""
     if not idle_minutes > 0:
@@ -80,6 +88,9 @@ def serve(
         raise refuse("--rate-limit", f"must be more than 0 (got {rate_limit})")
     if not http_rate_limit >= 0:  # nan passes Typer's range check
         raise refuse("--http-rate-limit", f"must be 0 (off) or more (got {http_rate_limit})")
+    problem = bot_seconds_problem(bot_seconds)
+    if problem:
+        raise refuse("--bot-seconds", problem)
     taken = cannot_listen(host, port)
     if taken:
         raise fail(taken)
@@ -107,6 +118,7 @@ def serve(
                 watchers_per_table=watchers_per_table,
                 allowed_hosts=list(allowed_host or []),
                 api_docs=api_docs,
+                bot_seconds=bot_seconds,
             )
         )
     except ArgumentError as e:  # a URL SQLAlchemy cannot read, or a database it has no driver for

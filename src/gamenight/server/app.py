@@ -63,10 +63,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     storage = Storage(settings.database_url)
     fanout = build_fanout(settings)
     service = TableService(
-        storage, fanout, lease=build_lease(fanout), idle_seconds=settings.idle_minutes * 60
+        storage,
+        fanout,
+        lease=build_lease(fanout),
+        idle_seconds=settings.idle_minutes * 60,
+        bot_seconds=settings.bot_seconds,
     )
     connections: set[Connection] = set()
-    metrics = ServerMetrics(lambda: len(service.tables), lambda: len(connections))
+    metrics = ServerMetrics(
+        lambda: len(service.tables),
+        lambda: len(connections),
+        lambda: sum(len(t.thoughts) for t in service.tables.values()),
+    )
     service.on_move = lambda table, done, seconds: metrics.moved(
         table.game_id, seconds, chance=done.move - done.first - 1
     )

@@ -3,13 +3,20 @@ that plays a cautious default for a seat that ran out of time.
 
 After every change the table is rescheduled here (``Timers.schedule``): the bots due decide, the
 seat to act gets its deadline. Their moves go through the referee like anyone's (``play``).
+
+A bot that thinks (``thinks = True``: the search bot) decides in a worker thread on a copy of
+the state, at most one thinker a core for the whole process, so the event loop serves every
+other table meanwhile; its thought is dropped if the table moved on before it came back.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
+import os
 import time
+import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -21,6 +28,7 @@ from . import throws
 from .frames import actors
 from .limits import RateLimit
 from .protocol import ServerError
+from .settings import BOT_SECONDS
 from .table import Accepted, SeatKey, Table
 
 log = logging.getLogger("gamenight.server")
@@ -33,10 +41,23 @@ BOT_RATE = 2.0
 # nobody moving it then expires when idle
 BOT_MOVES = 20_000
 
+# Thinking bots deciding at once in this process: one a core, so a flood of search tables queues
+# for the cores instead of slicing them (and every thought past its budget)
+THINKERS = os.cpu_count() or 1
+_thinkers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+
 TIMEOUT_PREFERENCE = ("stop", "take", "done", "decline", "end_turn", "give_up", "flip", "roll")
 
 Play = Callable[..., Awaitable[Accepted]]
 Away = Callable[[Table, SeatKey], Awaitable[None]]
+Action = dict[str, Any]
+
+
+def thinkers() -> asyncio.Semaphore:
+    """The process's thinker slots (one set per event loop: a server runs one, tests many)."""
+    return _thinkers.setdefault(asyncio.get_running_loop(), asyncio.Semaphore(THINKERS))
 
 
 def default_action(state: State, seat: int) -> dict[str, Any] | None:
@@ -53,9 +74,9 @@ def default_action(state: State, seat: int) -> dict[str, Any] | None:
     return legal[0] if legal else None
 
 
-def make_bots(table: Table) -> None:
-    """A bot for each of the table's bot seats, seeded from the table's own generator, and a
-    stand-in for each seat whose player is away."""
+def make_bots(table: Table, bot_seconds: float) -> None:
+    """A bot for each of the table's bot seats, seeded from the table's own generator (a search
+    bot thinking up to ``bot_seconds`` a move), and a stand-in for each away seat."""
     for i, s in enumerate(table.seats):
         if s.kind != "bot":
             continue
@@ -64,9 +85,16 @@ def make_bots(table: Table) -> None:
             from gamenight.bots.casino_bot import CasinoBot
 
             table.bots[i] = CasinoBot(strategy=s.strategy)
+        elif s.bot == "search":
+            table.bots[i] = search_bot(table.game_id, bot_seconds, seed)
         else:
             table.bots[i] = make_bot(table.game_id, s.bot, seed=seed)
     stand_in(table)
+
+
+def search_bot(game_id: str, seconds: float, seed: int) -> Any:
+    """A Monte Carlo search bot thinking up to ``seconds`` a move."""
+    return make_bot(game_id, f"mcts-{seconds:g}s", seed=seed)
 
 
 def stand_in(table: Table) -> None:
@@ -93,8 +121,11 @@ class Timers:
     """The bots' moves and turn timers of every table of this process, as asyncio tasks kept
     in each table's ``tasks``."""
 
-    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, clock: Callable[[], float] = time.time, bot_seconds: float = BOT_SECONDS
+    ) -> None:
         self.clock = clock
+        self.bot_seconds = bot_seconds  # a search bot's thinking time a move
         self.closing = False  # shutting down: nothing new is scheduled
         self.play: Play = (
             _unwired  # how a bot or a timer plays: the referee's (the service sets it)
@@ -147,7 +178,13 @@ class Timers:
         ready = acting if table.realtime else acting[:1]
         for seat in ready:
             bot = table.bots.get(seat)
-            if bot is None or seat in table.tasks:
+            # a seat whose thought is still out waits for it: it plans the table again on landing
+            if bot is None or seat in table.tasks or seat in table.thoughts:
+                continue
+            if self._thinks(table, seat, bot):
+                delay = self._paced(table, self._pace(table))
+                thinking = self._think(table, seat, bot, n, delay, standby)
+                table.tasks[seat] = (n, asyncio.create_task(thinking))
                 continue
             planned = self._bot_plan(table, seat, bot)
             if planned is not None:
@@ -185,7 +222,7 @@ class Timers:
         st = table.state
         human = table.bot_pace == "human"
         if seat == throws.holder(table):  # an away seat holding the Snake Eyes dice throws
-            return dict(throws.THROW), (table.rng.uniform(0.6, 1.5) if human else 0.0), table.move
+            return dict(throws.THROW), self._pace(table), table.move
         if table.realtime:
             from gamenight.realtime.reaction import level as level_named
             from gamenight.realtime.reaction import reaction_ms
@@ -200,9 +237,29 @@ class Timers:
             return None
         if not st.legal_actions(seat):
             return None
-        action = bot.act(st, seat)
-        delay = table.rng.uniform(0.6, 1.5) if human else 0.0
-        return action, delay, table.move
+        return bot.act(st, seat), self._pace(table), table.move
+
+    @staticmethod
+    def _pace(table: Table) -> float:
+        """How long a bot at a table of human pace seems to think: as long as a person might."""
+        return table.rng.uniform(0.6, 1.5) if table.bot_pace == "human" else 0.0
+
+    @staticmethod
+    def _thinks(table: Table, seat: int, bot: Any) -> bool:
+        """Whether this bot's move is worth a worker thread: a search bot with a decision to make
+        at a turn-based table (a fast bot's thread hop would only slow a burst of bot moves)."""
+        return (
+            bool(getattr(bot, "thinks", False))
+            and not table.realtime
+            and seat != throws.holder(table)
+            and bool(table.state.legal_actions(seat))
+        )
+
+    @staticmethod
+    def _still(table: Table, seat: int, bot: Any, at: int) -> bool:
+        """Whether a thought about move ``at`` still fits the table: same move, still playing,
+        the seat still this bot's."""
+        return table.status == "playing" and table.move == at and table.bots.get(seat) is bot
 
     def _paced(self, table: Table, delay: float) -> float:
         """The bot's delay, at least as long as the table's bots' bucket asks."""
@@ -213,9 +270,71 @@ class Timers:
     async def _bot_move(
         self, table: Table, seat: int, at: int, action: dict[str, Any], delay: float
     ) -> None:
-        try:
+        async def decided() -> Action:
             await asyncio.sleep(delay)
+            return action
+
+        await self._move(table, seat, at, decided())
+
+    async def _think(
+        self, table: Table, seat: int, bot: Any, at: int, delay: float, standby: float
+    ) -> None:
+        """A thinking bot's move: its pace counts from the start of the thought, so a bot that
+        thought a second does not then seem to think again."""
+
+        async def decided() -> Action | None:
+            await asyncio.sleep(standby)  # a standby process thinks only if the writer is gone
+            begun = time.monotonic()
+            thought = asyncio.ensure_future(self._thought(table, seat, bot, at))
+            table.thoughts[seat] = thought
+            thought.add_done_callback(functools.partial(self._landed, table, seat))
+            action = await asyncio.shield(thought)  # called off, the thread thinks on regardless
+            if action is None or not self._still(table, seat, bot, at):
+                return None
+            await asyncio.sleep(delay - (time.monotonic() - begun))
+            return action
+
+        await self._move(table, seat, at, decided())
+
+    async def _thought(self, table: Table, seat: int, bot: Any, at: int) -> Action | None:
+        """The bot's decision on a copy of the state in a worker thread, once a thinker slot is
+        free; None when the table moved on while it queued."""
+        async with thinkers():
+            if not self._still(table, seat, bot, at):
+                return None
+            action: Action = await asyncio.to_thread(bot.act, table.state.clone(), seat)
+            return action
+
+    def _landed(self, table: Table, seat: int, thought: asyncio.Future[Action | None]) -> None:
+        """A thought came back: the seat may think again, and if its move was called off
+        meanwhile (the table moved, the seat changed hands) the table is planned again."""
+        if table.thoughts.get(seat) is thought:
+            del table.thoughts[seat]
+        if thought.cancelled() or seat in table.tasks:  # its move task takes it from here
+            return
+        if thought.exception() is not None:
+            log.warning(
+                "bot at table %s seat %s: %s",
+                table.id,
+                seat,
+                thought.exception(),
+                extra={"table": table.id},
+            )
+        self.schedule(table)
+
+    async def _move(
+        self, table: Table, seat: int, at: int, decided: Awaitable[Action | None]
+    ) -> None:
+        """Play what the bot decided (None: nothing, plan the table again) through the referee;
+        a move the table no longer wants is dropped quietly, a bot's failure is logged."""
+        try:
+            action = await decided
             table.tasks.pop(seat, None)
+            if self.closing:  # a thought that came back after the shutdown began
+                return
+            if action is None:
+                self.schedule(table)
+                return
             await self.play(table, seat, at, action)
         except ServerError as e:
             if e.code not in ("stale_move", "too_late", "game_over"):

@@ -14,11 +14,11 @@ from typing import Any
 from gamenight.bots import make_bot
 from gamenight.engine.game import is_realtime
 
-from .clock import Timers, stand_in
+from .clock import Timers, search_bot, stand_in
 from .lease import Lease
-from .lobby import CLOSED, Lobby
+from .lobby import CLOSED, Lobby, search_refusal
 from .notes import say
-from .protocol import ServerError
+from .protocol import BOT_KINDS, ServerError
 from .storage import Storage
 from .sync import Sync
 from .table import DEALER, SeatKey, Table
@@ -81,10 +81,19 @@ class Hosts:
         self.timers.seat_changed(table, seat)
         return table
 
-    async def seat_bot(self, table_id: str, token: str | None, seat: SeatKey) -> Table:
-        """Give a human seat to a bot for good (its player's token stops working)."""
+    async def seat_bot(
+        self, table_id: str, token: str | None, seat: SeatKey, bot: str = "sensible"
+    ) -> Table:
+        """Give a human seat to a bot of kind ``bot`` for good (its player's token stops
+        working)."""
         table = await self.lobby.find(table_id)
         must_be_host(table, token, "seat a bot")
+        if bot not in BOT_KINDS:
+            raise ServerError(
+                "bad_request", f"unknown bot kind {bot!r}: choose {', '.join(BOT_KINDS)}"
+            )
+        if bot == "search":
+            search_refusal(table.game_id, seat)
 
         def replace() -> str:
             must_be_open(table)
@@ -94,10 +103,13 @@ class Hosts:
             if target.kind == "bot":
                 raise ServerError("bad_request", f"seat {seat!r} is a bot's already")
             say(table, "bot", seat, target.name)
-            target.kind, target.bot, target.name, target.token_hash = "bot", "sensible", None, None
+            target.kind, target.bot, target.name, target.token_hash = "bot", bot, None, None
             target.away = False
-            table.bots[int(seat)] = make_bot(
-                table.game_id, "sensible", seed=table.rng.randrange(2**32)
+            seed = table.rng.randrange(2**32)
+            table.bots[int(seat)] = (
+                search_bot(table.game_id, self.timers.bot_seconds, seed)
+                if bot == "search"
+                else make_bot(table.game_id, bot, seed=seed)
             )
             target.level = "normal" if is_realtime(table.game_id) else None
             return "seats"

@@ -50,6 +50,19 @@ def told_apart(name: str, table: Table, seat: SeatKey) -> str:
         n += 1
 
 
+def search_refusal(game_id: str, seat: SeatKey, strategy: str | None = None) -> None:
+    """Refuse a search bot where it cannot sit: at the race games (their bots have reaction
+    levels) or with a casino strategy (a strategy bot bets by its table, it does not search)."""
+    if is_realtime(game_id):
+        raise ServerError(
+            "bad_option",
+            f"seat {seat}: Snap and Slap bots have a reaction level (easy, normal, expert), "
+            "not search",
+        )
+    if strategy:
+        raise ServerError("bad_option", f"seat {seat}: a casino bot bets by a strategy or searches")
+
+
 def lobby_summary(row: dict[str, Any]) -> dict[str, Any]:
     """``Table.summary`` of a stored waiting table no connection of ours is at."""
     seats, dealer = seats_from(row)
@@ -104,7 +117,8 @@ class Lobby:
         for stored in await self.storage.load_tables(active=True):
             try:
                 await self.sync.follow(stored["id"])
-                table = from_row(stored, await self.storage.load_moves(stored["id"]))
+                moves = await self.storage.load_moves(stored["id"])
+                table = from_row(stored, moves, self.timers.bot_seconds)
             except GamenightError as e:  # a record the engine no longer accepts: keep the rest
                 log.error(
                     "table %s not restored: %s", stored["id"], e, extra={"table": stored["id"]}
@@ -141,7 +155,7 @@ class Lobby:
         if stored is None:
             self.sync.unfollow(table_id)
             raise ServerError("table_not_found", f"there is no table {table_id!r}")
-        table = from_row(stored, await self.storage.load_moves(table_id))
+        table = from_row(stored, await self.storage.load_moves(table_id), self.timers.bot_seconds)
         if table_id in self.tables:  # loaded meanwhile by another task
             return self.tables[table_id]
         self._keep(table)
@@ -221,6 +235,8 @@ class Lobby:
                     raise ServerError("bad_option", f"seat {i}: unknown strategy (known: {known})")
             if s.level and not is_realtime(spec.game):
                 raise ServerError("bad_option", f"seat {i}: only Snap and Slap bots have a level")
+            if s.bot == "search":
+                search_refusal(spec.game, i, s.strategy)
             s.level = s.level or ("normal" if is_realtime(spec.game) else None)
         options = game.options_dict()
         dealer = Seat(kind=DEALER) if options.get("live") else None
@@ -246,7 +262,7 @@ class Lobby:
             for new, old in zip(table.all_seats(), rematch_of.all_seats(), strict=True):
                 new[1].name, new[1].token_hash = old[1].name, old[1].token_hash
         table.last_active = self.clock()
-        make_bots(table)
+        make_bots(table, self.timers.bot_seconds)
         await self.storage.create_table(row(table))
         await self.sync.follow(table.id)
         self._keep(table)

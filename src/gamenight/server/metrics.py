@@ -1,7 +1,8 @@
-"""Prometheus metrics of one server process: tables, connections, moves and move latency.
+"""Prometheus metrics of one server process: tables, connections, bots' thoughts, moves and
+move latency.
 
 Each app gets its own registry, so several apps in one process (tests) never share counters.
-Tables and connections are read from the service when scraped, so they can never drift.
+Tables, connections and thoughts are read from the service when scraped, so they never drift.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ class ServerMetrics:
         self,
         tables: Callable[[], int] | None = None,
         connections: Callable[[], int] | None = None,
+        thoughts: Callable[[], int] | None = None,
     ) -> None:
         self.registry = CollectorRegistry()
         r = self.registry
@@ -35,6 +37,13 @@ class ServerMetrics:
             self.tables.set_function(lambda: float(tables()))
         if connections is not None:
             self.connections.set_function(lambda: float(connections()))
+        self.thoughts = Gauge(
+            "gamenight_bot_thoughts",
+            "Search bots' moves being decided in worker threads or queued for one",
+            registry=r,
+        )
+        if thoughts is not None:
+            self.thoughts.set_function(lambda: float(thoughts()))
         self.moves = Counter(
             "gamenight_moves",
             "Moves accepted and committed (chance moves not counted)",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -95,9 +95,13 @@ class ChatFrame(Strict):
 FRAME_TYPES = ("hello", "action", "sync", "ping", "chat")
 
 
+BotKind = Literal["sensible", "random", "search"]
+BOT_KINDS: tuple[str, ...] = get_args(BotKind)  # "search": Monte Carlo search, turn-based only
+
+
 class SeatSpec(Strict):
     kind: Literal["human", "bot"] = "human"
-    bot: Literal["sensible", "random"] = "sensible"
+    bot: BotKind = "sensible"
     level: Literal["easy", "normal", "expert"] | None = None
     strategy: str | None = Field(default=None, max_length=40)
 
@@ -115,6 +119,13 @@ class SeatChoice(Strict):
     """The seat a host frees or gives to a bot."""
 
     seat: int | Literal["dealer"]
+
+
+class BotChoice(SeatChoice):
+    """The seat a host gives to a bot, and which kind (checked by ``Hosts.seat_bot``, whose
+    refusal names an unknown kind)."""
+
+    bot: str = Field(default="sensible", max_length=40)
 
 
 class Listing(Strict):

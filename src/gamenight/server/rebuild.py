@@ -37,8 +37,9 @@ def row(table: Table) -> dict[str, Any]:
     }
 
 
-def from_row(row: dict[str, Any], moves: list[tuple[int | None, Any]]) -> Table:
-    """A live table from its stored row and moves, replayed."""
+def from_row(row: dict[str, Any], moves: list[tuple[int | None, Any]], bot_seconds: float) -> Table:
+    """A live table from its stored row and moves, replayed; its search bots think up to
+    ``bot_seconds`` a move (this process's setting, not the one it was made under)."""
     seats, dealer = seats_from(row)
     state = replayed(row["game"], row["options"], row["seed"], moves)
     table = Table(
@@ -61,7 +62,7 @@ def from_row(row: dict[str, Any], moves: list[tuple[int | None, Any]]) -> Table:
     table.last_active = table.moved_at = row.get("updated_at") or time.time()
     table.last_call_move = last_call(state)
     table.right_before = None  # recomputed from the moves when needed
-    make_bots(table)
+    make_bots(table, bot_seconds)
     return table
 
 

@@ -195,7 +195,7 @@ class Referee:
         row = await self.storage.load_table(table.id)
         if row is None:
             return
-        fresh = from_row(row, await self.storage.load_moves(table.id))
+        fresh = from_row(row, await self.storage.load_moves(table.id), self.timers.bot_seconds)
         table.state, table.status = fresh.state, fresh.status
         table.last_call_move = fresh.last_call_move
         table.right_before = None  # recomputed from the moves when needed

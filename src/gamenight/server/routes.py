@@ -25,6 +25,8 @@ from .errors import missing_page
 from .lobby import LOBBY_SIZE
 from .metrics import ServerMetrics
 from .protocol import (
+    BOT_KINDS,
+    BotChoice,
     CreateTable,
     JoinTable,
     Listing,
@@ -125,7 +127,10 @@ def add_routes(
                     "max_players": cls.max_players,
                     "options": opts,
                     "bots": {
-                        "kinds": ["sensible", "random"],
+                        # Snap and Slap bots race by a reaction level; a search bot thinks
+                        # up to search_seconds a move
+                        "kinds": [k for k in BOT_KINDS if k != "search" or not is_realtime(gid)],
+                        "search_seconds": None if is_realtime(gid) else settings.bot_seconds,
                         "levels": list(LEVELS) if is_realtime(gid) else [],
                         "strategies": list(STRATEGIES) if gid == "snake-eyes-casino" else [],
                     },
@@ -235,10 +240,12 @@ def add_routes(
 
     @app.post("/api/tables/{table_id}/bot")
     async def seat_bot(
-        table_id: str, body: SeatChoice, authorization: str | None = Header(None)
+        table_id: str, body: BotChoice, authorization: str | None = Header(None)
     ) -> dict[str, Any]:
-        """The host gives a human seat to a bot for the rest of the game."""
-        return (await service.seat_bot(table_id, bearer(authorization), body.seat)).summary()
+        """The host gives a human seat to a bot (sensible unless ``bot`` names another kind)
+        for the rest of the game."""
+        table = await service.seat_bot(table_id, bearer(authorization), body.seat, body.bot)
+        return table.summary()
 
     @app.post("/api/tables/{table_id}/cancel")
     async def cancel(table_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:

@@ -5,6 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
+# A search bot's thinking time a move, in seconds: long enough to search, short enough that a
+# table never waits on a bot longer than on a slow player
+BOT_SECONDS = 1.0
+BOT_SECONDS_RANGE = (0.05, 10.0)
+
+
+def bot_seconds_problem(seconds: float) -> str | None:
+    """Why ``seconds`` cannot be a search bot's thinking time a move, or None."""
+    lo, hi = BOT_SECONDS_RANGE
+    if not lo <= seconds <= hi:  # nan too
+        return f"a search bot thinks {lo:g} to {hi:g} seconds a move (got {seconds:g})"
+    return None
 
 
 @dataclass
@@ -27,6 +39,12 @@ class Settings:
     watchers_per_table: int = 500  # spectators and displays of one table here; 0: no cap
     allowed_hosts: list[str] = field(default_factory=list)  # Host names served; [] see below
     api_docs: bool = False  # /docs (Swagger UI, loaded from a CDN): off on the tokens' origin
+    bot_seconds: float = BOT_SECONDS  # a search bot's thinking time a move (BOT_SECONDS_RANGE)
+
+    def __post_init__(self) -> None:
+        problem = bot_seconds_problem(self.bot_seconds)
+        if problem:
+            raise ValueError(f"bot_seconds: {problem}")
 
     def hosts(self) -> list[str]:
         """The Host allow-list: a server on a loopback address answers only to loopback names

@@ -69,6 +69,7 @@ class Seat:
             "seat": key,
             "kind": self.kind,
             "name": self.name,
+            "bot": self.bot if self.kind == "bot" else None,  # sensible, random or search
             "level": self.level,
             "strategy": self.strategy,
             "taken": self.kind == "bot" or self.token_hash is not None,
@@ -134,6 +135,7 @@ class Table:
     moved_at: float = 0.0  # when the last moves were stored (the row's updated_at)
     tasks: dict[Any, tuple[int, asyncio.Task[None]]] = field(default_factory=dict)
     bots: dict[int, Any] = field(default_factory=dict)
+    thoughts: dict[int, asyncio.Future[Any]] = field(default_factory=dict)  # bots thinking now
     rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
     frame_parts: FrameParts | None = None  # what every seat's state frame shares, encoded
 

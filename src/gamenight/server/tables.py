@@ -24,6 +24,7 @@ from .lobby import LOBBY_SIZE, Lobby
 from .protocol import CreateTable
 from .rebuild import last_call
 from .referee import Referee
+from .settings import BOT_SECONDS
 from .storage import Storage
 from .sync import Sync
 from .table import Accepted, SeatKey, Table
@@ -41,13 +42,14 @@ class TableService:
         lease: Lease | None = None,
         idle_seconds: float = 6 * 3600,
         clock: Callable[[], float] = time.time,
+        bot_seconds: float = BOT_SECONDS,
     ) -> None:
         self.storage = storage
         self.fanout: FanOut = fanout or LocalFanOut()
         self.lease: Lease = lease if lease is not None else LocalLease()
         self.clock = clock
         self.tables: dict[str, Table] = {}
-        self.timers = Timers(clock)
+        self.timers = Timers(clock, bot_seconds)
         self.sync = Sync(storage, self.fanout, self.lease, self.tables, self.timers, clock)
         self.referee = Referee(storage, self.lease, self.sync, self.timers, clock)
         self.timers.play = self.referee.play  # bots and timers move as players do
@@ -153,8 +155,10 @@ class TableService:
     async def kick(self, table_id: str, token: str | None, seat: SeatKey) -> Table:
         return await self.hosts.kick(table_id, token, seat)
 
-    async def seat_bot(self, table_id: str, token: str | None, seat: SeatKey) -> Table:
-        return await self.hosts.seat_bot(table_id, token, seat)
+    async def seat_bot(
+        self, table_id: str, token: str | None, seat: SeatKey, bot: str = "sensible"
+    ) -> Table:
+        return await self.hosts.seat_bot(table_id, token, seat, bot)
 
     async def cancel(self, table_id: str, token: str | None) -> Table:
         return await self.hosts.cancel(table_id, token)

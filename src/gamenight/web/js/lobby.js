@@ -127,14 +127,21 @@ function drawGameForm() {
 
 const CHOICES = { final_tie: ["share", "roll-off"] }; // Literal options the API lists without their values
 
+/** A search bot's label says how long it may think, as the server told (bots.search_seconds). */
+function searchLabel(seconds) {
+  return `Search bot — thinks up to ${Number(seconds.toPrecision(3))} s a move`;
+}
+
 function botChoices(g) {
-  const { levels = [], strategies = [], kinds = [] } = g.bots || {};
+  const { levels = [], strategies = [], kinds = [], search_seconds: seconds = null } = g.bots || {};
   const out = [h("option", { value: "human" }, "a friend (open seat)")];
   for (const l of levels) out.push(h("option", { value: `level:${l}` }, `bot · ${l}`));
   for (const st of strategies) out.push(h("option", { value: `strategy:${st}` }, `bot · bets ${st.replaceAll("_", " ")}`));
+  const plain = (kinds.length ? kinds : ["sensible"]).filter((k) => k !== "search");
   if (!levels.length && !strategies.length) {
-    for (const k of kinds.length ? kinds : ["sensible"]) out.push(h("option", { value: `bot:${k}` }, `bot · ${k}`));
+    for (const k of plain) out.push(h("option", { value: `bot:${k}` }, `bot · ${k}`));
   }
+  if (kinds.includes("search") && seconds) out.push(h("option", { value: "bot:search" }, searchLabel(seconds)));
   return out;
 }
 

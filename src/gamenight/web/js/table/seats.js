@@ -56,7 +56,7 @@ function joinLink() { return `${location.origin}/t/${encodeURIComponent(tableId)
 function seatList(summary) {
   return h("ul", { class: "seat-list" }, ...summary.seats.map((s) => h("li", { class: s.connected ? "online" : "" },
     typeof s.seat === "number" ? seatTag(s.seat, names()) : h("span", { class: "seat-tag" }, h("span", { class: "seat-name" }, "Dealer")),
-    s.kind === "bot" ? h("span", { class: "badge" }, `bot${s.level ? ` · ${s.level}` : ""}${s.strategy ? ` · ${s.strategy.replaceAll("_", " ")}` : ""}`) : null,
+    s.kind === "bot" ? h("span", { class: "badge" }, `bot${s.bot === "search" ? " · search" : ""}${s.level ? ` · ${s.level}` : ""}${s.strategy ? ` · ${s.strategy.replaceAll("_", " ")}` : ""}`) : null,
     s.kind !== "bot" && !s.taken ? h("span", { class: "muted" }, "open seat") : null,
     s.kind !== "bot" && s.taken ? h("span", { class: `dot ${s.connected ? "on" : "off"}`, "aria-label": s.connected ? "connected" : "not connected" }, s.connected ? "online" : "offline") : null,
     s.away ? h("span", { class: "badge away" }, "away · a bot plays") : null,
