@@ -246,9 +246,15 @@ class MCTSBot:
     @staticmethod
     def _survivors(arms: list[_Arm]) -> list[_Arm]:
         """Drop each action whose gain is surely below the best lower bound (or below zero,
-        which is the sensible move's, always kept)."""
+        which is the sensible move's, always kept), and each that cannot gain EPSILON nor is
+        sure to gain at all: a move that plays out like the sensible one costs no more rounds."""
         floor = max(0.0, max(arm.bounds()[1] for arm in arms))
-        return [arm for arm in arms if arm.bounds()[2] >= floor]
+        kept = []
+        for arm in arms:
+            _, low, high = arm.bounds()
+            if high >= floor and (high >= EPSILON or low > 0.0):
+                kept.append(arm)
+        return kept
 
     @staticmethod
     def _settled(arms: list[_Arm]) -> bool:
