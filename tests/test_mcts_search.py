@@ -6,6 +6,7 @@ import itertools
 import random
 
 import numpy as np
+import pytest
 
 import gamenight
 from gamenight.bots import make_bot
@@ -101,3 +102,32 @@ def test_the_search_leaves_the_sensible_move_only_for_a_gain_fresh_playouts_conf
         if left >= 2 or seed > 40:
             break
     assert left >= 2, "the search never left the sensible move: nothing was checked"
+
+
+def test_at_the_casino_table_the_compiled_search_plays_to_finish_ahead() -> None:
+    """With compiled playouts: whenever the search leaves the sensible move in the first rolls
+    of a session, 20,000 fresh paired playouts (other dice) value its move above the sensible
+    one's; and it does leave it (betting every area is not how to finish ahead of the table)."""
+    casino = pytest.importorskip("gamenight.bots.playouts.casino", reason="needs numba")
+    state = gamenight.new_game("snake-eyes-casino", players=2).new_state(seed=5)
+    sensible = make_bot(state.game.id, "sensible", seed=1)
+    bot = MCTSBot(seed=0, seconds=5.0)
+    left = 0
+    while not state.is_terminal() and getattr(state, "rolls", 0) < 4:
+        if state.is_chance():
+            state.play_chance()
+            continue
+        seat = state.next_actor()
+        assert seat is not None
+        usual = sensible.act(state, seat)
+        chosen = bot.act(state, seat) if seat == 0 else usual
+        if chosen != usual:
+            left += 1
+            shares = []
+            for action in (chosen, usual):
+                after = state.clone()
+                after.apply(action, seat)
+                shares.append(win_shares(casino.playouts(after, 20_000, 12345 + left), seat))
+            assert (shares[0] - shares[1]).mean() > 0, (chosen, usual)
+        state.apply(chosen, seat)
+    assert left > 0, "the search never left the sensible move"
