@@ -206,7 +206,9 @@ class MCTSBot:
                 if each > 0:  # a round that ends by the deadline
                     size = max(1, min(size, int(left / each / (len(arms) + 1))))
             started, before = self.clock(), self.searched
-            world = determinize(state, self.rng)  # one deal and one seed for every move
+            # one deal (where cards are hidden) and one seed for every move; each batch copies it
+            hidden = state.game.id in DETERMINIZERS
+            world = determinize(state, self.rng) if hidden else state
             seed = self.rng.getrandbits(63)
             mine = self._batch(world, default, seat, size, seed, base)
             for arm in arms:
