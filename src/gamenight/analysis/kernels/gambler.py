@@ -48,6 +48,7 @@ from .rng import (
     SIX,
     chunk_starts,
     mix,
+    output,
 )
 
 GAME = "gambler"
@@ -256,13 +257,50 @@ def _refill(r: np.ndarray) -> None:
     r[BUF] = c + np.uint64(BUF) * GAMMA
 
 
+# A playout's stream (``gambler_playouts``) is keyed by turn instead: ``rng`` is then the
+# SplitMix64 counter itself (unsigned), and ``r`` holds the playout's key and the turn it serves.
+def _next(rng: Any, r: np.ndarray) -> tuple[Any, Any]:
+    """The stream's next output, and where the stream is then (compiled only)."""
+    raise NotImplementedError("compiled only")
+
+
 @njit(cache=True, inline="always", **NO_REFCOUNT)
-def _next(rng: int, r: np.ndarray) -> tuple[int, Any]:
+def _buffered(rng: int, r: np.ndarray) -> tuple[int, Any]:
     """The stream's next output (``rng == BUF``: every buffered one is used, work out more)."""
-    if rng >= BUF:
-        _refill(r)
-        rng = 0
-    return rng + 1, r[rng & (BUF - 1)]
+    if rng < BUF:
+        return rng + 1, r[rng & (BUF - 1)]
+    _refill(r)
+    return 1, r[0]
+
+
+# (inlined by LLVM, not by Numba, whose inlining of it trips its own pedantic checks)
+@overload(_next, jit_options=NO_REFCOUNT)  # type: ignore[arg-type]  # numba's stub TypedDict
+def _next_compiled(rng, r):  # type: ignore[no-untyped-def]  # Numba: names as the lambdas
+    if isinstance(rng, types.Integer) and not rng.signed:
+        return lambda rng, r: mix(rng)
+    return lambda rng, r: _buffered(rng, r)
+
+
+def _turn_stream(rng: Any, r: np.ndarray, turns: int) -> Any:
+    """Where turn ``turns`` draws from: a buffered stream runs on; a keyed one starts the
+    turn's own stream, seeded with output ``turns`` of the playout's key (compiled only)."""
+    raise NotImplementedError("compiled only")
+
+
+@overload(_turn_stream, inline="always")
+def _turn_stream_compiled(rng, r, turns):  # type: ignore[no-untyped-def]
+    if not (isinstance(rng, types.Integer) and not rng.signed):
+        return lambda rng, r, turns: rng
+    return lambda rng, r, turns: _keyed(rng, r, np.uint64(turns))
+
+
+@njit(cache=True, inline="always", **NO_REFCOUNT)
+def _keyed(rng: Any, r: np.ndarray, turn: Any) -> Any:
+    """The turn's own stream, started when the turn changes (``r``: key, turn it serves)."""
+    if r[1] == turn:
+        return rng
+    r[1] = turn
+    return output(r[0], turn)
 
 
 def _taped(tape: np.ndarray) -> bool:
@@ -915,14 +953,22 @@ def _settled(s: np.ndarray, n: int, phase: int, chance: int, cur: int) -> tuple[
 def play(d: np.ndarray, s: np.ndarray, rng: Any, r: np.ndarray, tape: np.ndarray,
          at: np.ndarray) -> tuple[int, Any]:  # fmt: skip
     """One game on the array ``s``: (the winner, -1 when nobody is left in; ``rng``)."""
-    n = d[PLAYERS]
     _deal(d, s)
     first, moves = d[FIRST], 0
     if first < 0:
-        first, moves, rng = _throw_off(s, n, rng, r, tape, at)
+        first, moves, rng = _throw_off(s, d[PLAYERS], rng, r, tape, at)
     phase, cur, turns = _begin_turn(s, first, 0)
-    chance = NONE
+    return run(d, s, phase, NONE, cur, turns, moves, rng, r, tape, at)
+
+
+@njit(cache=True, inline="always", **NO_REFCOUNT)
+def run(d: np.ndarray, s: np.ndarray, phase: int, chance: int, cur: int, turns: int, moves: int,
+        rng: Any, r: np.ndarray, tape: np.ndarray, at: np.ndarray) -> tuple[int, Any]:  # fmt: skip
+    """The game on ``s`` from where it waits (after the end checks of the last move) to its end:
+    (the winner, -1 when nobody is left in; ``rng``)."""
+    n = d[PLAYERS]
     while phase != OVER:
+        rng = _turn_stream(rng, r, turns)
         if (chance == NONE and phase == TURN and not s[IOU + cur] and not s[START_DUE]
                 and not (s[MAY_BUY] and _buys(s, d, cur))):  # fmt: skip
             s[MAY_BUY] = 0  # the common turn: the bot just rolls

@@ -110,6 +110,14 @@ def mix(s: Any) -> tuple[Any, Any]:
 
 
 @njit(cache=True, inline="always")
+def output(key: Any, x: Any) -> Any:
+    """Output number ``x`` (from 0) of the SplitMix64 stream seeded with ``key``: the seed of a
+    stream of its own, so the streams of (key, 0), (key, 1), ... are as far apart as random."""
+    _, z = mix(key + np.uint64(x) * GAMMA)
+    return z
+
+
+@njit(cache=True, inline="always")
 def pair(s: Any, n: Any, reject: Any) -> tuple[Any, Any, Any]:
     """Two unbiased whole numbers in [0, n) from one 64-bit output (``reject`` = 2**32 mod n)."""
     while True:
