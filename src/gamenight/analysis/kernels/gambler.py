@@ -47,8 +47,9 @@ from .rng import (
     SHAKE_REJECT,
     SIX,
     chunk_starts,
+    keyed,
     mix,
-    output,
+    turn_stream,
 )
 
 GAME = "gambler"
@@ -257,8 +258,7 @@ def _refill(r: np.ndarray) -> None:
     r[BUF] = c + np.uint64(BUF) * GAMMA
 
 
-# A playout's stream (``gambler_playouts``) is keyed by turn instead: ``rng`` is then the
-# SplitMix64 counter itself (unsigned), and ``r`` holds the playout's key and the turn it serves.
+# A playout's stream is keyed by turn instead (``rng.turn_stream``).
 def _next(rng: Any, r: np.ndarray) -> tuple[Any, Any]:
     """The stream's next output, and where the stream is then (compiled only)."""
     raise NotImplementedError("compiled only")
@@ -276,31 +276,9 @@ def _buffered(rng: int, r: np.ndarray) -> tuple[int, Any]:
 # (inlined by LLVM, not by Numba, whose inlining of it trips its own pedantic checks)
 @overload(_next, jit_options=NO_REFCOUNT)  # type: ignore[arg-type]  # numba's stub TypedDict
 def _next_compiled(rng, r):  # type: ignore[no-untyped-def]  # Numba: names as the lambdas
-    if isinstance(rng, types.Integer) and not rng.signed:
+    if keyed(rng):
         return lambda rng, r: mix(rng)
     return lambda rng, r: _buffered(rng, r)
-
-
-def _turn_stream(rng: Any, r: np.ndarray, turns: int) -> Any:
-    """Where turn ``turns`` draws from: a buffered stream runs on; a keyed one starts the
-    turn's own stream, seeded with output ``turns`` of the playout's key (compiled only)."""
-    raise NotImplementedError("compiled only")
-
-
-@overload(_turn_stream, inline="always")
-def _turn_stream_compiled(rng, r, turns):  # type: ignore[no-untyped-def]
-    if not (isinstance(rng, types.Integer) and not rng.signed):
-        return lambda rng, r, turns: rng
-    return lambda rng, r, turns: _keyed(rng, r, np.uint64(turns))
-
-
-@njit(cache=True, inline="always", **NO_REFCOUNT)
-def _keyed(rng: Any, r: np.ndarray, turn: Any) -> Any:
-    """The turn's own stream, started when the turn changes (``r``: key, turn it serves)."""
-    if r[1] == turn:
-        return rng
-    r[1] = turn
-    return output(r[0], turn)
 
 
 def _taped(tape: np.ndarray) -> bool:
@@ -332,6 +310,24 @@ def _below(rng: Any, r: np.ndarray, tape: np.ndarray, at: np.ndarray, k: int) ->
         low = m & LOW32
         if low >= kk or low >= (np.uint64(1) << S32) % kk:  # divide only when it may matter
             return rng, np.int64(m >> S32)
+
+
+def _ticket_below(rng: Any, r: np.ndarray, tape: np.ndarray, at: np.ndarray, k: int) -> Any:
+    """``_below`` for a ticket: a keyed stream draws it aside (compiled only)."""
+    raise NotImplementedError("compiled only")
+
+
+@overload(_ticket_below, jit_options=NO_REFCOUNT)  # type: ignore[arg-type]  # as _next
+def _ticket_below_compiled(rng, r, tape, at, k):  # type: ignore[no-untyped-def]
+    if not keyed(rng):
+        return lambda rng, r, tape, at, k: _below(rng, r, tape, at, k)
+
+    def aside(rng, r, tape, at, k):  # type: ignore[no-untyped-def]
+        there, i = _below(r[2], r, tape, at, k)
+        r[2] = there
+        return rng, i
+
+    return aside
 
 
 @njit(cache=True, inline="always", **NO_REFCOUNT)
@@ -466,7 +462,7 @@ def _draw_ticket(s: np.ndarray, rng: Any, r: np.ndarray, tape: np.ndarray,
     """A uniform ticket off the pile: from the stream a uniform slot (no walk over the kinds);
     from a tape number ``v % k`` of the tickets in sorted order, as the engine lists them."""
     n = _small(s[DECK_N])
-    rng, i = _below(rng, r, tape, at, n)
+    rng, i = _ticket_below(rng, r, tape, at, n)
     if _taped(tape):
         k = 0
         while i >= s[DECK + k]:
@@ -772,11 +768,12 @@ def _settle_shaker(s: np.ndarray, d: np.ndarray, throw: int) -> None:
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def _deal_race(s: np.ndarray, d: np.ndarray, rng: Any, r: np.ndarray, tape: np.ndarray,
-               at: np.ndarray) -> Any:  # fmt: skip
-    """A tape deals each player in the race a horse in turn, then throws the die."""
+def _deal_race(s: np.ndarray, d: np.ndarray, dealt: int, rng: Any, r: np.ndarray,
+               tape: np.ndarray, at: np.ndarray) -> Any:  # fmt: skip
+    """Each player in the race past the first ``dealt`` (whose horses ``TAKEN`` marks) is dealt
+    a horse in turn, then the die is thrown (a tape's way; a playout's from a race begun)."""
     horses = d[N_HORSES]
-    for i in range(s[HQLEN]):
+    for i in range(dealt, s[HQLEN]):
         rng, j = _below(rng, r, tape, at, horses - i)
         for h in range(horses):
             if not s[TAKEN + h]:
@@ -827,7 +824,7 @@ def _chance(s: np.ndarray, d: np.ndarray, kind: int, cur: int, rng: Any, r: np.n
     # a Horse Race's deals and die
     made = s[HQLEN] + 1
     if _taped(tape):
-        return THEN_END, made, _deal_race(s, d, rng, r, tape, at)
+        return THEN_END, made, _deal_race(s, d, 0, rng, r, tape, at)
     # Only who wins matters: the die, then where that horse went. Dealt at random, it is
     # equally likely in each of the deck's places, the first ones those of the players.
     rng, face = _below(rng, r, tape, at, 6)
@@ -968,7 +965,7 @@ def run(d: np.ndarray, s: np.ndarray, phase: int, chance: int, cur: int, turns: 
     (the winner, -1 when nobody is left in; ``rng``)."""
     n = d[PLAYERS]
     while phase != OVER:
-        rng = _turn_stream(rng, r, turns)
+        rng = turn_stream(rng, r, turns)
         if (chance == NONE and phase == TURN and not s[IOU + cur] and not s[START_DUE]
                 and not (s[MAY_BUY] and _buys(s, d, cur))):  # fmt: skip
             s[MAY_BUY] = 0  # the common turn: the bot just rolls
