@@ -258,3 +258,7 @@ def test_a_tape_must_be_whole_numbers_in_a_row() -> None:
         gp.playout_tape(state, np.zeros(5))
     with pytest.raises(IndexError, match="the tape ran out"):
         gp.playout_tape(state, np.zeros(3, dtype=np.int64))
+
+
+def test_the_playouts_release_the_gil_for_a_servers_search_threads() -> None:
+    assert gp._playouts.targetoptions["nogil"]
