@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -101,12 +102,17 @@ def random_states(options: dict[str, Any], seed: int, count: int) -> list[Gamble
     return kept
 
 
+@cache
+def table_states(t: int) -> list[GamblerState]:
+    """Sixty states of table ``t`` (read only)."""
+    return random_states(TABLES[t], seed=100 + t, count=60)
+
+
 @pytest.mark.parametrize("t", range(len(TABLES)))
 def test_a_tape_played_out_gives_the_engines_returns(t: int) -> None:
     """From every state, the kernel's playout on a tape ends as the engine, fed the same
     outcomes with the sensible bot in every seat: the same returns, the same draws used."""
-    options = TABLES[t]
-    states = random_states(options, seed=100 + t, count=60)
+    options, states = TABLES[t], table_states(t)
     tapes = np.random.default_rng(t).integers(0, 2**31, size=(len(states), 4000))
     seen: Counter[str] = Counter()
     for i, (state, tape) in enumerate(zip(states, tapes, strict=True)):
@@ -119,7 +125,7 @@ def test_a_tape_played_out_gives_the_engines_returns(t: int) -> None:
 
 def test_the_states_cover_every_phase_and_pending_chance_move() -> None:
     """The agreement above is met from every kind of moment (counted over all its tables)."""
-    seen = {moment(s) for t, o in enumerate(TABLES) for s in random_states(o, 100 + t, 60)}
+    seen = {moment(s) for t in range(len(TABLES)) for s in table_states(t)}
     for phase in ("order", "turn", "doubles", "marker", "claim"):
         assert any(m.startswith(phase) for m in seen), (phase, seen)
     for chance in ("order", "move", "again", "ticket", "fortune", "horse", "race_die", "shaker"):
@@ -181,7 +187,9 @@ DOUBLES = [({"type": "roll"}, 0), ({"type": "dice", "faces": [3, 3]}, None)]
     ],
     ids=["ticket or roll", "again or sweepstakes", "pairs or straight"],
 )  # fmt: skip
-def test_common_random_numbers_shrink_the_spread_of_a_difference(moves, a, b) -> None:  # type: ignore[no-untyped-def]
+def test_common_random_numbers_shrink_the_spread_of_a_difference(
+    moves: list[tuple[dict[str, Any], int | None]], a: dict[str, Any], b: dict[str, Any]
+) -> None:
     """Two arms of one decision played out with the same seed meet the same draws turn by turn:
     their paired difference varies much less than that of independent runs."""
     state = decision({"players": 2, "first_player": 0}, moves)
