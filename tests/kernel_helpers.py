@@ -53,6 +53,57 @@ def chance_from_tape(state: State, tape: np.ndarray, to_action: ToAction) -> lis
     return used
 
 
+# --- Gambler: the draws as the kernel reads them, and tables of the project's making ---------
+def gambler_draw(state: Any, tape: np.ndarray, pos: int) -> tuple[dict[str, Any], int]:
+    """The engine's chance move read from the tape, as the kernel reads it."""
+    kind, v = state.chance, int(tape[pos])
+    if kind in ("order", "move", "again"):
+        return {"type": "dice", "faces": [v % 6 + 1, int(tape[pos + 1]) % 6 + 1]}, 2
+    if kind in ("shaker", "race_die"):
+        return {"type": "die", "face": v % 6 + 1}, 1
+    if kind == "ticket":
+        deck = sorted(state.ticket_deck)
+        return {"type": "ticket", "ticket": list(deck[v % len(deck)])}, 1
+    if kind == "horse":
+        left = state._horses_left()
+        return {"type": "horse", "horse": left[v % len(left)]}, 1
+    unseen = state.fortune_unseen
+    return {"type": "fortune", "card": unseen[v % len(unseen)]}, 1
+
+
+def space(name: str, kind: str, amount: int | None = None) -> dict[str, Any]:
+    return {"name": name, "kind": kind, **({"amount": amount} if amount else {})}
+
+
+# A harsh table of the project's making: bills everywhere, so IOUs run dry and players go out.
+HARSH_BOARD = {"space": [
+    space("Start", "start"), space("Fortune", "fortune"), space("Tax", "pay", 90),
+    space("Sweepstakes", "sweepstakes"), space("Fine", "pay", 150), space("Lottery", "lottery"),
+    space("Rent", "pay", 120), space("Races", "races"), space("Fortune", "fortune"),
+    space("Bill", "pay", 110), space("Gift", "collect", 40), space("Daily", "daily_double"),
+    space("Dues", "pay", 130), space("Fortune", "fortune"),
+]}  # fmt: skip
+HARSH_CARDS = {"card": [
+    {"text": "a", "effect": "pay_each", "amount": 70},
+    {"text": "b", "effect": "collect_from_each", "amount": 80},
+    {"text": "c", "effect": "go_to", "to": "lottery"},
+    {"text": "d", "effect": "advance", "amount": 7},
+    {"text": "e", "effect": "pay", "amount": 120},
+    {"text": "f", "effect": "collect", "amount": 150},
+    {"text": "g", "effect": "lottery"},
+    {"text": "h", "effect": "horse_race"},
+    {"text": "i", "effect": "sweepstakes"},
+    {"text": "j", "effect": "go_to", "to": "start"},
+]}  # fmt: skip
+
+
+EVENTS_BOARD = {"space": [
+    space("Start", "start"), space("Races", "races"), space("Lottery", "lottery"),
+    space("Daily", "daily_double"), space("Sweepstakes", "sweepstakes"), space("Fee", "pay", 30),
+    space("Races", "races"), space("Fortune", "fortune"),
+]}  # fmt: skip
+
+
 def tapes(seed: int, count: int, length: int) -> np.ndarray:
     """``count`` tapes of ``length`` dice (0-5), reproducible from ``seed``."""
     return np.random.default_rng(seed).integers(0, 6, size=(count, length), dtype=np.int8)

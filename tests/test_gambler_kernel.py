@@ -21,24 +21,13 @@ from gamenight.analysis.kernels import gambler  # noqa: E402
 from gamenight.analysis.simulate import reference_figures  # noqa: E402
 from gamenight.engine import State  # noqa: E402
 from gamenight.games.gambler import odds  # noqa: E402
-from kernel_helpers import engine_on_tape  # noqa: E402
-
-
-def gambler_draw(state: Any, tape: np.ndarray, pos: int) -> tuple[dict[str, Any], int]:
-    """The engine's chance move read from the tape, as the kernel reads it."""
-    kind, v = state.chance, int(tape[pos])
-    if kind in ("order", "move", "again"):
-        return {"type": "dice", "faces": [v % 6 + 1, int(tape[pos + 1]) % 6 + 1]}, 2
-    if kind in ("shaker", "race_die"):
-        return {"type": "die", "face": v % 6 + 1}, 1
-    if kind == "ticket":
-        deck = sorted(state.ticket_deck)
-        return {"type": "ticket", "ticket": list(deck[v % len(deck)])}, 1
-    if kind == "horse":
-        left = state._horses_left()
-        return {"type": "horse", "horse": left[v % len(left)]}, 1
-    unseen = state.fortune_unseen
-    return {"type": "fortune", "card": unseen[v % len(unseen)]}, 1
+from kernel_helpers import (  # noqa: E402
+    EVENTS_BOARD,
+    HARSH_BOARD,
+    HARSH_CARDS,
+    engine_on_tape,
+    gambler_draw,
+)
 
 
 def agree(options: dict[str, Any], seed: int, games: int, length: int = 4000) -> dict[str, int]:
@@ -82,32 +71,6 @@ def test_gambler_kernel_agrees_on_capped_games_and_other_options(players: int) -
     assert seen["truncated"]
 
 
-def space(name: str, kind: str, amount: int | None = None) -> dict[str, Any]:
-    return {"name": name, "kind": kind, **({"amount": amount} if amount else {})}
-
-
-# A harsh table of the project's making: bills everywhere, so IOUs run dry and players go out.
-HARSH_BOARD = {"space": [
-    space("Start", "start"), space("Fortune", "fortune"), space("Tax", "pay", 90),
-    space("Sweepstakes", "sweepstakes"), space("Fine", "pay", 150), space("Lottery", "lottery"),
-    space("Rent", "pay", 120), space("Races", "races"), space("Fortune", "fortune"),
-    space("Bill", "pay", 110), space("Gift", "collect", 40), space("Daily", "daily_double"),
-    space("Dues", "pay", 130), space("Fortune", "fortune"),
-]}  # fmt: skip
-HARSH_CARDS = {"card": [
-    {"text": "a", "effect": "pay_each", "amount": 70},
-    {"text": "b", "effect": "collect_from_each", "amount": 80},
-    {"text": "c", "effect": "go_to", "to": "lottery"},
-    {"text": "d", "effect": "advance", "amount": 7},
-    {"text": "e", "effect": "pay", "amount": 120},
-    {"text": "f", "effect": "collect", "amount": 150},
-    {"text": "g", "effect": "lottery"},
-    {"text": "h", "effect": "horse_race"},
-    {"text": "i", "effect": "sweepstakes"},
-    {"text": "j", "effect": "go_to", "to": "start"},
-]}  # fmt: skip
-
-
 @pytest.mark.parametrize("players", range(2, 5))
 def test_gambler_kernel_agrees_on_custom_data(players: int) -> None:
     """A table's own board and cards (as options): bills that knock players out, every card
@@ -144,13 +107,6 @@ def _one_reference_game() -> State:
 
     state = gamenight.new_game("gambler", players=3).new_state(seed=1)
     return play_out(state, seated_bots("gambler", 3, 1))
-
-
-EVENTS_BOARD = {"space": [
-    space("Start", "start"), space("Races", "races"), space("Lottery", "lottery"),
-    space("Daily", "daily_double"), space("Sweepstakes", "sweepstakes"), space("Fee", "pay", 30),
-    space("Races", "races"), space("Fortune", "fortune"),
-]}  # fmt: skip
 
 
 @pytest.mark.parametrize("players", [2, 3])

@@ -47,7 +47,9 @@ from .rng import (
     SHAKE_REJECT,
     SIX,
     chunk_starts,
+    keyed,
     mix,
+    turn_stream,
 )
 
 GAME = "gambler"
@@ -256,13 +258,27 @@ def _refill(r: np.ndarray) -> None:
     r[BUF] = c + np.uint64(BUF) * GAMMA
 
 
+# A playout's stream is keyed by turn instead (``rng.turn_stream``).
+def _next(rng: Any, r: np.ndarray) -> tuple[Any, Any]:
+    """The stream's next output, and where the stream is then (compiled only)."""
+    raise NotImplementedError("compiled only")
+
+
 @njit(cache=True, inline="always", **NO_REFCOUNT)
-def _next(rng: int, r: np.ndarray) -> tuple[int, Any]:
+def _buffered(rng: int, r: np.ndarray) -> tuple[int, Any]:
     """The stream's next output (``rng == BUF``: every buffered one is used, work out more)."""
-    if rng >= BUF:
-        _refill(r)
-        rng = 0
-    return rng + 1, r[rng & (BUF - 1)]
+    if rng < BUF:
+        return rng + 1, r[rng & (BUF - 1)]
+    _refill(r)
+    return 1, r[0]
+
+
+# (inlined by LLVM, not by Numba, whose inlining of it trips its own pedantic checks)
+@overload(_next, jit_options=NO_REFCOUNT)  # type: ignore[arg-type]  # numba's stub TypedDict
+def _next_compiled(rng, r):  # type: ignore[no-untyped-def]  # Numba: names as the lambdas
+    if keyed(rng):
+        return lambda rng, r: mix(rng)
+    return lambda rng, r: _buffered(rng, r)
 
 
 def _taped(tape: np.ndarray) -> bool:
@@ -294,6 +310,24 @@ def _below(rng: Any, r: np.ndarray, tape: np.ndarray, at: np.ndarray, k: int) ->
         low = m & LOW32
         if low >= kk or low >= (np.uint64(1) << S32) % kk:  # divide only when it may matter
             return rng, np.int64(m >> S32)
+
+
+def _ticket_below(rng: Any, r: np.ndarray, tape: np.ndarray, at: np.ndarray, k: int) -> Any:
+    """``_below`` for a ticket: a keyed stream draws it aside (compiled only)."""
+    raise NotImplementedError("compiled only")
+
+
+@overload(_ticket_below, jit_options=NO_REFCOUNT)  # type: ignore[arg-type]  # as _next
+def _ticket_below_compiled(rng, r, tape, at, k):  # type: ignore[no-untyped-def]
+    if not keyed(rng):
+        return lambda rng, r, tape, at, k: _below(rng, r, tape, at, k)
+
+    def aside(rng, r, tape, at, k):  # type: ignore[no-untyped-def]
+        there, i = _below(r[2], r, tape, at, k)
+        r[2] = there
+        return rng, i
+
+    return aside
 
 
 @njit(cache=True, inline="always", **NO_REFCOUNT)
@@ -428,7 +462,7 @@ def _draw_ticket(s: np.ndarray, rng: Any, r: np.ndarray, tape: np.ndarray,
     """A uniform ticket off the pile: from the stream a uniform slot (no walk over the kinds);
     from a tape number ``v % k`` of the tickets in sorted order, as the engine lists them."""
     n = _small(s[DECK_N])
-    rng, i = _below(rng, r, tape, at, n)
+    rng, i = _ticket_below(rng, r, tape, at, n)
     if _taped(tape):
         k = 0
         while i >= s[DECK + k]:
@@ -734,11 +768,12 @@ def _settle_shaker(s: np.ndarray, d: np.ndarray, throw: int) -> None:
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def _deal_race(s: np.ndarray, d: np.ndarray, rng: Any, r: np.ndarray, tape: np.ndarray,
-               at: np.ndarray) -> Any:  # fmt: skip
-    """A tape deals each player in the race a horse in turn, then throws the die."""
+def _deal_race(s: np.ndarray, d: np.ndarray, dealt: int, rng: Any, r: np.ndarray,
+               tape: np.ndarray, at: np.ndarray) -> Any:  # fmt: skip
+    """Each player in the race past the first ``dealt`` (whose horses ``TAKEN`` marks) is dealt
+    a horse in turn, then the die is thrown (a tape's way; a playout's from a race begun)."""
     horses = d[N_HORSES]
-    for i in range(s[HQLEN]):
+    for i in range(dealt, s[HQLEN]):
         rng, j = _below(rng, r, tape, at, horses - i)
         for h in range(horses):
             if not s[TAKEN + h]:
@@ -789,7 +824,7 @@ def _chance(s: np.ndarray, d: np.ndarray, kind: int, cur: int, rng: Any, r: np.n
     # a Horse Race's deals and die
     made = s[HQLEN] + 1
     if _taped(tape):
-        return THEN_END, made, _deal_race(s, d, rng, r, tape, at)
+        return THEN_END, made, _deal_race(s, d, 0, rng, r, tape, at)
     # Only who wins matters: the die, then where that horse went. Dealt at random, it is
     # equally likely in each of the deck's places, the first ones those of the players.
     rng, face = _below(rng, r, tape, at, 6)
@@ -915,14 +950,22 @@ def _settled(s: np.ndarray, n: int, phase: int, chance: int, cur: int) -> tuple[
 def play(d: np.ndarray, s: np.ndarray, rng: Any, r: np.ndarray, tape: np.ndarray,
          at: np.ndarray) -> tuple[int, Any]:  # fmt: skip
     """One game on the array ``s``: (the winner, -1 when nobody is left in; ``rng``)."""
-    n = d[PLAYERS]
     _deal(d, s)
     first, moves = d[FIRST], 0
     if first < 0:
-        first, moves, rng = _throw_off(s, n, rng, r, tape, at)
+        first, moves, rng = _throw_off(s, d[PLAYERS], rng, r, tape, at)
     phase, cur, turns = _begin_turn(s, first, 0)
-    chance = NONE
+    return run(d, s, phase, NONE, cur, turns, moves, rng, r, tape, at)
+
+
+@njit(cache=True, inline="always", **NO_REFCOUNT)
+def run(d: np.ndarray, s: np.ndarray, phase: int, chance: int, cur: int, turns: int, moves: int,
+        rng: Any, r: np.ndarray, tape: np.ndarray, at: np.ndarray) -> tuple[int, Any]:  # fmt: skip
+    """The game on ``s`` from where it waits (after the end checks of the last move) to its end:
+    (the winner, -1 when nobody is left in; ``rng``)."""
+    n = d[PLAYERS]
     while phase != OVER:
+        rng = turn_stream(rng, r, turns)
         if (chance == NONE and phase == TURN and not s[IOU + cur] and not s[START_DUE]
                 and not (s[MAY_BUY] and _buys(s, d, cur))):  # fmt: skip
             s[MAY_BUY] = 0  # the common turn: the bot just rolls

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 GAMMA = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -107,6 +108,51 @@ def mix(s: Any) -> tuple[Any, Any]:
     z = (z ^ (z >> S30)) * MIX1
     z = (z ^ (z >> S27)) * MIX2
     return s, z ^ (z >> S31)
+
+
+@njit(cache=True, inline="always")
+def output(key: Any, x: Any) -> Any:
+    """Output number ``x`` (from 0) of the SplitMix64 stream seeded with ``key``: the seed of a
+    stream of its own, so the streams of (key, 0), (key, 1), ... are as far apart as random."""
+    _, z = mix(key + np.uint64(x) * GAMMA)
+    return z
+
+
+# A stream keyed by turn, for common random numbers between playouts of two states
+# (``gambler_playouts``): ``rng`` is then the SplitMix64 counter itself, an unsigned word, and
+# ``r`` holds the playout's key, the turn it serves and where that turn's lottery tickets are
+# drawn: its own stream far ahead (``ASIDE``), so that buying one or not leaves the dice as
+# they were. A signed ``rng`` is any other stream, which runs on from turn to turn.
+ASIDE = np.uint64((2**32 * int(GAMMA)) % 2**64)  # the counter 2**32 outputs on
+
+
+def keyed(rng: Any) -> bool:
+    """(At compile time) does this type of ``rng`` mark a stream keyed by turn?"""
+    return rng in types.unsigned_domain
+
+
+def turn_stream(rng: Any, r: np.ndarray, turns: int) -> Any:
+    """Where turn ``turns`` draws from: a stream keyed by turn starts the stream seeded with
+    output ``turns`` of the playout's key when the turn changes; any other runs on."""
+    raise NotImplementedError("compiled only")
+
+
+@overload(turn_stream, inline="always")
+def _turn_stream_compiled(rng, r, turns):  # type: ignore[no-untyped-def]  # Numba: as the lambdas
+    if not keyed(rng):
+        return lambda rng, r, turns: rng
+    return lambda rng, r, turns: _start_turn(rng, r, np.uint64(turns))
+
+
+@njit(cache=True, inline="always")
+def _start_turn(rng: Any, r: np.ndarray, turn: Any) -> Any:
+    """A new turn's streams (its draws', its tickets'); the same turn keeps where it is."""
+    if r[1] == turn:
+        return rng
+    r[1] = turn
+    z = output(r[0], turn)
+    r[2] = z + ASIDE
+    return z
 
 
 @njit(cache=True, inline="always")
