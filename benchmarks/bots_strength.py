@@ -84,11 +84,11 @@ class Timed:
         start = time.perf_counter()
         action: dict[str, Any] = self.bot.act(state, seat)
         spent = time.perf_counter() - start
-        if self.bot.searched:
+        if len(state.legal_actions(seat)) > 1:
             self.decisions += 1
             self.seconds += spent
             self.longest = max(self.longest, spent)
-            self.playouts += self.bot.searched
+            self.playouts += getattr(self.bot, "searched", 0)
             usual = self.sensible.act(state, seat)
             if action != usual:
                 self.changed += 1
@@ -109,7 +109,7 @@ def warm(game_id: str, kind: str) -> None:
         seat = state.next_actor()
         assert seat is not None
         search.act(state, seat)
-        if search.searched:  # type: ignore[attr-defined]
+        if getattr(search, "searched", 1):  # a bot that does not search is warm at once
             return
         state.apply(sensible.act(state, seat), seat)
 
@@ -153,11 +153,16 @@ def summary(rows: list[dict[str, Any]]) -> str:
     longest = max(r["longest"] for r in rows)
     playouts = sum(r["playouts"] for r in rows) / max(decisions, 1)
     changed = sum(r.get("changed", 0) for r in rows) / n
-    gains = [r.get("gain") for r in rows]
     valued = ""
-    if None not in gains and n > 1:  # the performance-difference estimate of the same games
-        g = 0.5 + statistics.mean(gains)
-        valued = f"; valued {g:.2%} ± {Z95 * statistics.stdev(gains) / math.sqrt(n):.2%}"
+    if all(r.get("gain") is not None for r in rows) and len(means) > 1:
+        # the performance-difference estimate of the same games, its interval over deals
+        gains: dict[int, list[float]] = {}
+        for r in rows:
+            gains.setdefault(r["deal"], []).append(r["gain"])
+        per_deal = [sum(v) / 2 for v in gains.values() if len(v) == 2]
+        g = 0.5 + statistics.mean(per_deal)
+        spread = Z95 * statistics.stdev(per_deal) / math.sqrt(len(per_deal))
+        valued = f"; valued {g:.2%} ± {spread:.2%}"
     return (
         f"{n} games: win share {share:.1%} ({low:.1%}–{high:.1%}); over {len(means)} deals "
         f"{paired:.1%} ± {half:.1%}; {decisions / n:.0f} decisions a game, "
@@ -191,6 +196,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--game", default=",".join(GAMES), help="shake, gambler, casino, by commas")
     ap.add_argument("--seconds", type=float, default=1.0, help="the search bot's time a move")
+    ap.add_argument("--bot", help="another bot against the sensible one (optimal: a check of the "
+                    "valued estimate against optimal Shake's known share)")  # fmt: skip
     ap.add_argument("--deals", type=int, default=100, help="deals, each played in both seatings")
     ap.add_argument("--jobs", type=int, default=2, help="processes")
     ap.add_argument("--optimal", type=int, default=0, help="deals per seating, optimal Shake")
@@ -205,7 +212,7 @@ def main() -> None:
             mine = [r for r in rows if r["game"] == game and r["bot"] == bot]
             print(f"  {game:7} {bot} vs sensible: {summary(mine)}")
         return
-    kind = f"mcts-{args.seconds:g}s"
+    kind = args.bot or f"mcts-{args.seconds:g}s"
     for game in [g for g in args.game.split(",") if g]:
         duel(game, kind, args.deals, args.jobs, args.seed, args.out)
     if args.optimal:

@@ -1,4 +1,4 @@
-"""Compiled Gambler playouts (``kernels.gambler_playouts``) against the engine's, in one run.
+"""Compiled Gambler playouts (``bots.playouts.gambler``) against the engine's, in one run.
 
 From a 2-player game's first decision (the first player's turn, the throw for first player
 done): compiled playouts per CPU second on one core, the engine's playouts with the sensible
@@ -17,8 +17,8 @@ import time
 from typing import Any
 
 import gamenight
-from gamenight.analysis.kernels import gambler_playouts as gp
 from gamenight.analysis.simulate import play_out, seated_bots
+from gamenight.bots.playouts import gambler as gp
 from gamenight.engine.chance import ChanceStream
 
 DOUBLES = [({"type": "roll"}, 0), ({"type": "dice", "faces": [3, 3]}, None)]

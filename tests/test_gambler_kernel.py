@@ -17,8 +17,8 @@ pytest.importorskip("numba", reason="kernels need the 'kernels' extra (numba)")
 
 import gamenight  # noqa: E402
 from gamenight.analysis import runner  # noqa: E402
-from gamenight.analysis.kernels import gambler  # noqa: E402
 from gamenight.analysis.simulate import reference_figures  # noqa: E402
+from gamenight.bots.playouts import gambler_game as gambler  # noqa: E402
 from gamenight.engine import State  # noqa: E402
 from gamenight.games.gambler import odds  # noqa: E402
 from kernel_helpers import (  # noqa: E402
@@ -130,6 +130,6 @@ def test_streamed_games_follow_the_law_of_tapes(players: int) -> None:
 
 
 def runner_seeds(seed: int, chunks: int) -> np.ndarray:
-    from gamenight.analysis.kernels.rng import chunk_seeds
+    from gamenight.bots.playouts.rng import chunk_seeds
 
     return chunk_seeds(seed, 0, chunks)

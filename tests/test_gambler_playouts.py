@@ -20,8 +20,8 @@ import pytest
 pytest.importorskip("numba", reason="compiled playouts need the 'kernels' extra (numba)")
 
 import gamenight  # noqa: E402
-from gamenight.analysis.kernels import gambler_playouts as gp  # noqa: E402
 from gamenight.analysis.simulate import play_out, seated_bots  # noqa: E402
+from gamenight.bots.playouts import gambler as gp  # noqa: E402
 from gamenight.engine.chance import ChanceStream  # noqa: E402
 from gamenight.games.gambler import GamblerState  # noqa: E402
 from kernel_helpers import (  # noqa: E402

@@ -8,7 +8,7 @@ import pytest
 pytest.importorskip("numba", reason="kernels need the 'kernels' extra (numba)")
 
 from gamenight.analysis.kernels import shake  # noqa: E402
-from gamenight.analysis.kernels.rng import NO_TAPE  # noqa: E402
+from gamenight.bots.playouts.rng import NO_TAPE  # noqa: E402
 
 
 @pytest.mark.parametrize("units", [0, 120, 160, 185])

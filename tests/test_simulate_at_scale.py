@@ -229,7 +229,7 @@ def test_bulk_fill_draws_exactly_what_one_pair_at_a_time_draws(n: int) -> None:
     import numpy as np
     from numba import njit
 
-    from gamenight.analysis.kernels.rng import fill_pairs, pair
+    from gamenight.bots.playouts.rng import fill_pairs, pair
 
     @njit
     def one_at_a_time(s: np.uint64, count: int, n: np.uint64, reject: np.uint64) -> tuple:
@@ -252,8 +252,8 @@ def test_bulk_fill_draws_exactly_what_one_pair_at_a_time_draws(n: int) -> None:
 def test_snake_eyes_stream_throws_are_uniform_over_the_36_outcomes() -> None:
     import numpy as np
 
-    from gamenight.analysis.kernels.rng import fill_pairs
     from gamenight.analysis.kernels.snake_eyes import REJECT36, THROWS
+    from gamenight.bots.playouts.rng import fill_pairs
 
     state = np.array([7], dtype=np.uint64)
     buf = np.empty(36_000, dtype=np.uint8)

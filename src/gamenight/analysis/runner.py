@@ -74,8 +74,9 @@ def kernel_batch(game_id: str, options: dict[str, Any], seed: int, games: int,
     """Chunks ``first .. first + count - 1`` of a run, played by the game's kernel."""
     import numpy as np
 
+    from gamenight.bots.playouts.rng import chunk_seeds
+
     from .kernels import kernel
-    from .kernels.rng import chunk_seeds
 
     k = kernel(game_id)
     sizes = np.array(chunk_sizes(games, first, count), dtype=np.int64)
@@ -90,8 +91,9 @@ def warm_up(game_id: str, options: dict[str, Any]) -> None:
     first run after an install) is not counted as playing time in games/s."""
     import numpy as np
 
+    from gamenight.bots.playouts.rng import chunk_seeds
+
     from .kernels import kernel
-    from .kernels.rng import chunk_seeds
 
     kernel(game_id).batch(chunk_seeds(0, 0, 1), np.ones(1, dtype=np.int64), options)
 

@@ -21,9 +21,9 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from gamenight.analysis.kernels import casino_env as casino
 from gamenight.analysis.kernels import shake_env as kernel
-from gamenight.analysis.kernels.rng import chunk_seeds
 from gamenight.analysis.kernels.shake import hits_table, policy_tables
 from gamenight.bots.casino_bot import STRATEGIES
+from gamenight.bots.playouts.rng import chunk_seeds
 from gamenight.engine import new_game
 from gamenight.games.casino_wagers import MULTI_ROLL, WAGER_IDS
 from gamenight.games.shake import crap_out_chance

@@ -13,12 +13,13 @@ import importlib
 from types import ModuleType
 
 MODULES = {
-    "snake-eyes": "snake_eyes",
-    "shake": "shake",
-    "snake-eyes-casino": "casino",
-    "snap": "snap",
-    "slap-the-elephant": "slap",
-    "gambler": "gambler",
+    "snake-eyes": f"{__name__}.snake_eyes",
+    "shake": f"{__name__}.shake",
+    "snake-eyes-casino": f"{__name__}.casino",
+    "snap": f"{__name__}.snap",
+    "slap-the-elephant": f"{__name__}.slap",
+    # the search bot plays Gambler from any state on the same compiled rules, one floor down
+    "gambler": "gamenight.bots.playouts.gambler_game",
 }
 
 
@@ -37,4 +38,4 @@ def available() -> list[str]:
 
 def kernel(game_id: str) -> ModuleType:
     """The kernel module of ``game_id`` (KeyError when it has none)."""
-    return importlib.import_module(f"{__name__}.{MODULES[game_id]}")
+    return importlib.import_module(MODULES[game_id])

@@ -14,9 +14,8 @@ import numpy as np
 from numba import njit, prange
 
 from gamenight.bots.casino_bot import STRATEGIES
+from gamenight.bots.playouts.rng import NO_REFCOUNT, NO_TAPE, chunk_starts, two_d6
 from gamenight.games.snake_eyes_casino import WAGER_IDS
-
-from .rng import NO_REFCOUNT, NO_TAPE, chunk_starts, two_d6
 
 GAME = "snake-eyes-casino"
 FIGURES = ("rolls", "moves", "bank")

@@ -15,9 +15,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from gamenight.bots.playouts.rng import LOW32, NO_REFCOUNT, REJECT, S32, SIX, mix
 from gamenight.games.casino_wagers import WAGER_IDS
-
-from .rng import LOW32, NO_REFCOUNT, REJECT, S32, SIX, mix
 
 OFFER, BETTING, ROLLING, CLOSED = 0, 1, 2, 4  # the catalogue's phase order
 # per table: phase, shooter (-1: none), dealer rolling, the offer queue (its head seat, seats

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .rng import NO_TAPE, chunk_seeds, two_d6
+from gamenight.bots.playouts.rng import NO_TAPE, chunk_seeds, two_d6
 
 
 @njit(cache=True)

@@ -20,8 +20,9 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
+from gamenight.bots.playouts.rng import NO_REFCOUNT, chunk_starts, next64
+
 from ..stats import TRUNCATED
-from .rng import NO_REFCOUNT, chunk_starts, next64
 
 FLIP, CALL, FINGERS = 0, 1, 2  # event kinds: a flip; snap (Snap) or slap (Slap); snap fingers
 NONE = -1

@@ -12,8 +12,7 @@ import numpy as np
 from numba import njit, prange
 
 from gamenight.analysis.strategy import PROGRESSIONS, Strategy
-
-from .rng import NO_REFCOUNT, NO_TAPE, chunk_seeds, chunk_starts, two_d6
+from gamenight.bots.playouts.rng import NO_REFCOUNT, NO_TAPE, chunk_seeds, chunk_starts, two_d6
 
 SURVIVED, RUIN, GOAL, STOP, UNFINISHED = 0, 1, 2, 3, 4
 ENDS = ("survived", "ruin", "goal", "stop_loss", "unfinished")

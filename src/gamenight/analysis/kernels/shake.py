@@ -12,7 +12,16 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
-from .rng import NO_REFCOUNT, NO_TAPE, SHAKE_OUTCOMES, SHAKE_REJECT, chunk_starts, d6, mix, pair
+from gamenight.bots.playouts.rng import (
+    NO_REFCOUNT,
+    NO_TAPE,
+    SHAKE_OUTCOMES,
+    SHAKE_REJECT,
+    chunk_starts,
+    d6,
+    mix,
+    pair,
+)
 
 FOUR = np.uint64(4)
 SENTINEL = np.int64(1 << 60)  # marks the end of a draw's 60 unused bits

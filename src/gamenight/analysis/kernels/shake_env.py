@@ -16,7 +16,17 @@ import itertools
 import numpy as np
 from numba import njit
 
-from .rng import LOW32, NO_REFCOUNT, REJECT, S32, SHAKE_OUTCOMES, SHAKE_REJECT, SIX, mix
+from gamenight.bots.playouts.rng import (
+    LOW32,
+    NO_REFCOUNT,
+    REJECT,
+    S32,
+    SHAKE_OUTCOMES,
+    SHAKE_REJECT,
+    SIX,
+    mix,
+)
+
 from .shake import HALF_HITS
 
 # phases, numbered as rl.encoding lists them (the observation's one-hot)

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
-from .rng import NO_REFCOUNT, chunk_starts, fill_pairs
+from gamenight.bots.playouts.rng import NO_REFCOUNT, chunk_starts, fill_pairs
 
 THROWS = np.uint64(36)  # a throw is one number in [0, 36): 6 * first die + second die
 REJECT36 = np.uint64(2**32 % 36)

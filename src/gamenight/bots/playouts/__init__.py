@@ -1,1 +1,2 @@
-"""Compiled playouts of whole games for the search bot, one module a game."""
+"""Compiled games for the search bot's playouts, one module a game, and what the analysis
+kernels above share with them: the dice (``rng``) and Gambler's rules (``gambler_game``)."""

@@ -32,6 +32,10 @@ from gamenight.games.casino_dealer import roll_index
 from gamenight.games.casino_wagers import LOSE, MULTI_ROLL, STAY, WAGER_IDS
 from gamenight.games.snake_eyes_casino import CasinoState, SnakeEyesCasino
 
+from .rng import LOW32, REJECT, S32, SIX  # SplitMix64 and its dice, as every kernel draws
+from .rng import NO_REFCOUNT as FAST  # the game code never allocates
+from .rng import mix as _mix
+
 MAX_PLAYOUTS = 10_000_000  # playouts in one call
 AREAS = len(WAGER_IDS)
 FULL = (1 << AREAS) - 1  # every area, as bits
@@ -45,17 +49,7 @@ SCALARS = 10
 # a table's figures: table minimum, bankroll, session length
 LO, BANKROLL, MAX_ROLLS = range(3)
 
-# SplitMix64 (as analysis/kernels/rng.py has it)
-GAMMA = np.uint64(0x9E3779B97F4A7C15)
-MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-MIX2 = np.uint64(0x94D049BB133111EB)
-LOW32 = np.uint64(0xFFFFFFFF)
-SIX = np.uint64(6)
-REJECT = np.uint64(4)  # 2**32 mod 6: a die whose low product is below it would be biased
-S27, S30, S31, S32 = np.uint64(27), np.uint64(30), np.uint64(31), np.uint64(32)
 MASK64 = 2**64 - 1
-# the game code never allocates: compiled without reference counting (see analysis/kernels/rng)
-FAST: dict[str, Any] = {"_nrt": False, "error_model": "numpy"}
 
 
 class Unsupported(ValueError):
@@ -63,16 +57,6 @@ class Unsupported(ValueError):
 
 
 # --- dice ----------------------------------------------------------------------------------------
-@njit(cache=True, inline="always", **FAST)
-def _mix(s: Any) -> tuple[Any, Any]:
-    """SplitMix64 on a counter: (next counter, output)."""
-    s = s + GAMMA
-    z = s
-    z = (z ^ (z >> S30)) * MIX1
-    z = (z ^ (z >> S27)) * MIX2
-    return s, z ^ (z >> S31)
-
-
 @njit(cache=True, inline="always", **FAST)
 def _hash(x: Any) -> Any:
     """SplitMix64's output for counter ``x``: the keying of every roll's stream."""

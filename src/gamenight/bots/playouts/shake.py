@@ -42,25 +42,29 @@ from numba import njit
 from gamenight.bots.shake_bot import keeps_shaking, shake_values
 from gamenight.games.shake import ShakeState
 
+from .rng import (  # SplitMix64 and Lemire's unbiased multiply, as every kernel draws
+    GAMMA,
+    LOW32,
+    MIX1,
+    MIX2,
+    NO_REFCOUNT,
+    REJECT,
+    S27,
+    S30,
+    S31,
+    S32,
+    SHAKE_OUTCOMES,
+    SHAKE_REJECT,
+    SIX,
+)
+
 MAX_PLAYOUTS = 10_000_000  # one call's playouts (its result alone is 80 MB a seat at the top)
 KNOWN_OPTIONS = frozenset({"players", "rounds", "scoring_faces", "final_tie"})
 
-# SplitMix64 (as analysis.kernels.rng writes it) and Lemire's unbiased multiply
-GAMMA = np.uint64(0x9E3779B97F4A7C15)
-MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-MIX2 = np.uint64(0x94D049BB133111EB)
 SALT = np.uint64(0x5348414B45524F4C)  # "SHAKEROL": this kernel's streams, apart from others'
-LOW32 = np.uint64(0xFFFFFFFF)
-SIX = np.uint64(6)
-S4, S30, S27, S31, S32 = (np.uint64(b) for b in (4, 30, 27, 31, 32))
-REJECT = np.uint64(2**32 % 6)
-SHAKE_OUTCOMES = np.uint64(6**6)  # ordered throws of six dice
-SHAKE_REJECT = np.uint64(2**32 % 6**6)
+S4 = np.uint64(4)
 SENTINEL = np.int64(1 << 60)  # marks the end of a draw's 60 unused bits
 HALF_HITS = np.array([bin(b).count("1") for b in range(64)], dtype=np.int64)
-
-# Numba's reference counting costs on every array passed to a call; nothing here allocates.
-NO_REFCOUNT: dict[str, Any] = {"_nrt": False, "error_model": "numpy"}
 
 # the engine's phases, then steps between them that the engine takes inside one move
 ROLL, CHOOSE, SHAKE, SHAKEN, ORDER_ROLL, ORDER, FINAL_ROLL, OVER = range(8)

@@ -33,7 +33,7 @@ from gamenight.engine.errors import GamenightError, describe
 from gamenight.games.gambler import GamblerState, odds
 from gamenight.games.gambler.table import MAX_TICKETS
 
-from .gambler import (
+from .gambler_game import (
     AGAIN,
     BY_LIMIT,
     CASH,
