@@ -20,7 +20,7 @@ from gamenight.bots.playouts.shake import (  # noqa: E402
     playout_tape,
     playouts,
 )
-from gamenight.bots.shake_bot import ShakeBot  # noqa: E402
+from gamenight.bots.shake_bot import ShakeBot, TurnPlan, sensible_stop  # noqa: E402
 from gamenight.engine.chance import ChanceStream  # noqa: E402
 from gamenight.games.shake import ShakeState  # noqa: E402
 from kernel_helpers import chance_from_tape, shake_dice, tapes  # noqa: E402
@@ -235,3 +235,56 @@ def test_a_state_the_kernel_cannot_start_from_is_unsupported(
     setattr(state, field, value)
     with pytest.raises(Unsupported, match=match):
         playouts(state, 1, 0)
+
+
+def planned_states(options: dict[str, Any], seed: int) -> list[tuple[ShakeState, TurnPlan]]:
+    """Shaken states of random games (ordinary and All Shake rounds), each with a plan for its
+    shaker's turn to a random stop, some below the points in hand."""
+    pick = random.Random(seed)
+    found = []
+    for state in random_states(options, 40, seed):
+        if state.phase == "shaken" and state.shaker is not None:
+            stop = state.points + 10 * pick.randrange(-3, 60)
+            found.append((state, TurnPlan(state.shaker, state.round, max(stop, 0))))
+    return found
+
+
+def test_a_planned_turn_plays_out_as_the_sensible_bot_with_that_plan() -> None:
+    """The search's turn plans (shake on to a stop): from shaken states of every kind of table,
+    the kernel on a tape and the engine with ``ShakeBot.plan`` set give the same returns and
+    read the same dice, and a plan changes how the turn ends for some of them."""
+    compared = changed = 0
+    for i, options in enumerate(OPTION_SETS):
+        found = planned_states(options, 50 + i)
+        for (state, plan), tape in zip(found, tapes(300 + i, len(found), 20_000), strict=True):
+            got, used = playout_tape(state, tape, plan)
+            engine = state.clone()
+            engine_used = chance_from_tape(engine, tape, shake_dice)
+            bot = ShakeBot(seed=0)
+            bot.plan = plan
+            assert (got, used) == (finish(engine, bot), engine_used[0]), f"{options}, {plan}"
+            compared += 1
+            changed += playout_tape(state, tape) != (got, used)
+    assert compared >= 60 and changed >= 10, (compared, changed)
+
+
+def test_the_sensible_stop_as_a_plan_is_the_sensible_bot() -> None:
+    """A plan to stop where the sensible bot stops changes no playout; another stop does."""
+    state = shaken_state()
+    seat, k = state.shaker, state.game.options.scoring_faces
+    assert seat is not None
+    same = TurnPlan(seat, state.round, sensible_stop(k))
+    assert np.array_equal(playouts(state, 2_000, 4, same), playouts(state, 2_000, 4))
+    early = TurnPlan(seat, state.round, state.points + 10)
+    assert not np.array_equal(playouts(state, 2_000, 4, early), playouts(state, 2_000, 4))
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [(0, 3, 100), TurnPlan(2, 3, 100), TurnPlan(0, -1, 100), TurnPlan(0, 3, 2**62),
+     TurnPlan(0, 3, "100"), TurnPlan(True, 3, 100), "plan"],
+)  # fmt: skip
+def test_a_bad_plan_is_named(plan: Any) -> None:
+    state = shaken_state()
+    with pytest.raises(ValueError, match="plan"):
+        playouts(state, 10, 0, plan)

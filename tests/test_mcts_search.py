@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -11,8 +12,11 @@ import pytest
 import gamenight
 from gamenight.bots import make_bot
 from gamenight.bots.mcts import MCTSBot, finish, win_shares
+from gamenight.bots.shake_bot import TurnPlan, turn_plans
 from gamenight.engine import State
 from gamenight.engine.chance import ChanceStream
+
+Arm = tuple[dict[str, Any], TurnPlan | None]  # a move and the plan for the rest of its turn
 
 
 def test_a_playout_scores_its_win_share_shared_among_the_seats_tied_first() -> None:
@@ -49,23 +53,26 @@ class SteppingClock:
 
 def test_a_search_that_runs_out_of_time_stops_within_the_round_it_is_in() -> None:
     state, seat = _shake_decision(3, {"players": 2, "rounds": 2})
-    arms = len(state.legal_actions(seat)) - 1
+    legal = state.legal_actions(seat)
+    arms = len(turn_plans(state, seat, legal, make_bot("shake").act(state, seat))[1])
     clock = SteppingClock(step=0.4)  # the deadline (1 s) passes during the first round
     bot = MCTSBot(seed=1, seconds=1.0, kernels=False, clock=clock)
     action = bot.act(state, seat)
     assert action in state.legal_actions(seat)
     assert 0 < bot.searched <= 32 * (arms + 1)  # the first round, cut at the deadline
     # with time to spare the same search goes on for more rounds
-    roomy = MCTSBot(seed=1, seconds=1.0, kernels=False, clock=SteppingClock(step=1e-4))
+    roomy = MCTSBot(seed=1, seconds=1.0, kernels=False, clock=SteppingClock(step=0.02))
     roomy.act(state, seat)
     assert roomy.searched > bot.searched
 
 
-def _engine_gain(state: State, seat: int, better: dict, worse: dict, n: int) -> float:
-    """The win-share gain of ``better`` over ``worse``, by n fresh engine playouts each."""
-    sensible = make_bot(state.game.id, "sensible", seed=0)
+def _engine_gain(state: State, seat: int, better: Arm, worse: Arm, n: int) -> float:
+    """The win-share gain of move and plan ``better`` over ``worse``, by n fresh engine playouts
+    each (the sensible bot playing on, the seat's turn as the plan says)."""
     totals = []
-    for action in (better, worse):
+    for action, plan in (better, worse):
+        sensible = make_bot(state.game.id, "sensible", seed=0)
+        sensible.plan = plan
         rows = []
         for i in range(n):
             copy = state.clone()
@@ -76,10 +83,16 @@ def _engine_gain(state: State, seat: int, better: dict, worse: dict, n: int) -> 
     return totals[0] - totals[1]
 
 
-def test_the_search_leaves_the_sensible_move_only_for_a_gain_fresh_playouts_confirm() -> None:
-    """Late in a two-round Shake game: wherever the search plays other than the sensible bot,
-    4,000 fresh engine playouts a move (other dice) find its move the better one."""
-    options = {"players": 2, "rounds": 2}
+@pytest.mark.parametrize("kernels", [False, True])
+def test_the_search_leaves_the_sensible_play_only_for_a_gain_fresh_playouts_confirm(
+    kernels: bool,
+) -> None:
+    """Late in short Shake games (the engine's playouts, or compiled ones): wherever the search
+    plays other than the sensible bot, a move or a plan for the turn (shake on to a stop), 4,000
+    fresh engine playouts each (other dice) find its move and plan the better ones."""
+    if kernels:
+        pytest.importorskip("numba", reason="compiled playouts need the 'kernels' extra")
+    options = {"players": 2, "rounds": 1}
     left = 0
     for seed in itertools.count():
         state = gamenight.new_game("shake", **options).new_state(seed=seed)
@@ -93,15 +106,20 @@ def test_the_search_leaves_the_sensible_move_only_for_a_gain_fresh_playouts_conf
             assert seat is not None
             legal = state.legal_actions(seat)
             default = sensible.act(state, seat)
-            if len(legal) > 1 and getattr(state, "round", 0) >= 2:
-                chosen = MCTSBot(seed=seed, playouts=1200, kernels=False).act(state, seat)
-                if chosen != default:
+            if len(legal) > 1:
+                bot = MCTSBot(seed=seed, playouts=4000 if kernels else 1500, kernels=kernels)
+                chosen = bot.act(state, seat)
+                sensible_plan, _ = turn_plans(state, seat, legal, default)
+                if (chosen, bot.plan) != (default, sensible_plan):
                     left += 1
-                    assert _engine_gain(state, seat, chosen, default, 4000) > 0, (seed, chosen)
+                    gain = _engine_gain(
+                        state, seat, (chosen, bot.plan), (default, sensible_plan), 4000
+                    )
+                    assert gain > 0, (seed, chosen, bot.plan)
             state.apply(legal[rng.randrange(len(legal))] if rng.random() < 0.3 else default, seat)
         if left >= 2 or seed > 40:
             break
-    assert left >= 2, "the search never left the sensible move: nothing was checked"
+    assert left >= 2, "the search never left the sensible play: nothing was checked"
 
 
 def test_at_the_casino_table_the_compiled_search_plays_to_finish_ahead() -> None:
@@ -131,3 +149,39 @@ def test_at_the_casino_table_the_compiled_search_plays_to_finish_ahead() -> None
             assert (shares[0] - shares[1]).mean() > 0, (chosen, usual)
         state.apply(chosen, seat)
     assert left > 0, "the search never left the sensible move"
+
+
+def test_a_planned_turn_is_played_to_its_plan_without_another_search() -> None:
+    """Once the search has chosen how its shake turn goes, the turn's later shakes follow that
+    plan without searching again; the plan governs no other turn (another seat, round or
+    totals), where the search thinks afresh."""
+    state = gamenight.new_game("shake", players=2, rounds=2).new_state(seed=4)
+    bot = MCTSBot(seed=2, playouts=3000, kernels=False)
+    sensible = make_bot("shake", "sensible")
+    while not (state.phase == "choose" and len(state.legal_actions(state.actors()[0])) > 1):
+        if state.is_chance():
+            state.play_chance()
+        else:
+            seat = state.actors()[0]
+            state.apply(sensible.act(state, seat), seat)
+    seat = state.actors()[0]
+    state.apply(bot.act(state, seat), seat)
+    assert bot.searched > 0
+    plan = bot.plan
+    assert state.shaker == seat, "on these dice the search shakes (seed 4)"
+    assert isinstance(plan, TurnPlan) and plan.governs(state, seat) is False  # a throw is due
+    follows = 0
+    while state.round == plan.round and not state.is_terminal():
+        if state.is_chance():
+            state.play_chance()
+            continue
+        assert state.shaker == seat and plan.governs(state, seat)
+        action = bot.act(state, seat)
+        assert bot.searched == 0 and action["type"] == (
+            "shake" if state.points < plan.stop_at else "stop"
+        )
+        follows += 1
+        state.apply(action, seat)
+    assert follows > 0
+    other = plan._replace(totals=(plan.totals[0] + 10, *plan.totals[1:]))
+    assert not other.governs(state, seat) and not plan._replace(seat=1 - seat).governs(state, seat)

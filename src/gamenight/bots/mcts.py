@@ -16,6 +16,11 @@ against the same rivals, given enough playouts, which a deeper tree with few pla
   thousands of playouts; elsewhere the engine's fast chance path plays them one by one.
 - **What it plays for:** its win share, the tournaments' score (1 for finishing first, shared
   between seats tied for first), not its chips: at the casino table that is the difference.
+- **Turn plans:** where one move starts a run of the same seat's decisions (Shake's shakes), a
+  game's planner (``PLANNERS``) offers a move together with a plan for the rest of the turn (shake
+  on to this many points); playouts follow the plan, and the plan chosen decides the turn's
+  later moves without another search. A move at a time cannot see that a lead wants an early
+  stop or a deficit a late one: one shake more is worth almost nothing either way.
 
 The sensible bot's own choice is the default. Another move replaces it only when its paired
 gain is above zero with 99.5 % confidence after at least ``MIN_SAMPLES`` playouts; a move surely
@@ -31,7 +36,8 @@ import importlib
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -42,7 +48,7 @@ from gamenight.engine.chance import ChanceStream
 from .base import Bot, sensible_bot
 
 Action = dict[str, Any]
-Playouts = Callable[[State, int, int], np.ndarray]
+Playouts = Callable[..., np.ndarray]  # (state, n, seed[, plan]) -> returns, a row a playout
 MAX_PLAYOUT_MOVES = 20_000  # a playout that runs longer is scored where it stands
 MAX_SECONDS = 60.0  # the longest thinking time a bot may be given per move
 # How sure a gain must be to leave the sensible move: a bot decides hundreds of times a game,
@@ -52,6 +58,10 @@ Z = 2.58
 MIN_SAMPLES = 32
 EPSILON = 0.005  # a gain in win share too small to search for (one game in 200)
 FIRST_BATCH, LAST_BATCH = 32, 4096  # playouts a move per kernel call: doubled each round
+
+# Turn planners by game id: (state, seat, legal, default) -> (the default's plan, [(move, plan)]),
+# a plan having ``governs(state, seat)`` and being what the game's sensible bot and kernel follow.
+PLANNERS: dict[str, str] = {"shake": "gamenight.bots.shake_bot:turn_plans"}
 
 # Compiled playouts by game id, imported only when asked for (numba is the `kernels` extra).
 KERNELS: dict[str, str] = {
@@ -125,13 +135,39 @@ def kernel_playouts(game_id: str) -> Playouts | None:
     return play
 
 
+def _planner(game_id: str) -> Callable[..., tuple[Any, list[tuple[Action, Any]]]] | None:
+    """The game's turn planner, or None."""
+    entry = PLANNERS.get(game_id)
+    if entry is None:
+        return None
+    module, name = entry.split(":")
+    planner: Callable[..., tuple[Any, list[tuple[Action, Any]]]]
+    planner = getattr(importlib.import_module(module), name)
+    return planner
+
+
+@contextmanager
+def _following(base: Bot, plan: Any) -> Iterator[None]:
+    """The sensible bot follows ``plan`` (where it has one) for the duration."""
+    if plan is None:
+        yield
+        return
+    base.plan = plan  # type: ignore[attr-defined]  # a planning game's bot has the attribute
+    try:
+        yield
+    finally:
+        base.plan = None  # type: ignore[attr-defined]
+
+
 class _Arm:
-    """One candidate action: its paired gains over the sensible move, summed."""
+    """One candidate action (and the plan its playouts follow): its paired gains over the
+    sensible move, summed."""
 
-    __slots__ = ("action", "n", "total", "squares")
+    __slots__ = ("action", "plan", "n", "total", "squares")
 
-    def __init__(self, action: Action) -> None:
+    def __init__(self, action: Action, plan: Any = None) -> None:
         self.action = action
+        self.plan = plan
         self.n = 0
         self.total = 0.0
         self.squares = 0.0
@@ -176,6 +212,7 @@ class MCTSBot:
         self.rollout: dict[str, Bot] = {}
         self.compiled: dict[str, Playouts | None] = {}
         self.searched = 0  # playouts of the last decision, for benchmarks and tests
+        self.plan: Any = None  # the turn plan of the last search, deciding the turn's next moves
 
     def _sensible(self, game_id: str) -> Bot:
         if game_id not in self.rollout:
@@ -193,8 +230,15 @@ class MCTSBot:
         if len(legal) == 1:
             return legal[0]
         base = self._sensible(state.game.id)
+        if self.plan is not None and self.plan.governs(state, seat):
+            return self._planned(base, self.plan, state, seat)
         default = base.act(state, seat)
-        arms = [_Arm(a) for a in legal if a != default]
+        planner = _planner(state.game.id)
+        if planner is None:
+            mine_plan, moves = None, [(a, None) for a in legal if a != default]
+        else:
+            mine_plan, moves = planner(state, seat, legal, default)
+        arms = [_Arm(a, plan) for a, plan in moves]
         deadline = None if self.seconds is None else self.clock() + self.seconds
         batch, each = FIRST_BATCH, 0.0  # playouts a move this round; seconds a playout so far
         while arms and self.searched + len(arms) + 1 <= self.playouts:
@@ -210,23 +254,32 @@ class MCTSBot:
             hidden = state.game.id in DETERMINIZERS
             world = determinize(state, self.rng) if hidden else state
             seed = self.rng.getrandbits(63)
-            mine = self._batch(world, default, seat, size, seed, base)
+            mine = self._batch(world, default, mine_plan, seat, size, seed, base)
             for arm in arms:
                 if deadline is not None and self.clock() >= deadline:
                     break  # the moves searched this round keep their paired gains
-                arm.add(self._batch(world, arm.action, seat, size, seed, base) - mine)
+                arm.add(self._batch(world, arm.action, arm.plan, seat, size, seed, base) - mine)
             each = (self.clock() - started) / (self.searched - before)
             batch = min(batch * 2, LAST_BATCH)
             if min(arm.n for arm in arms) >= MIN_SAMPLES:
                 arms = self._survivors(arms)
                 if self._settled(arms):
                     break
-        return self._choice(arms, default)
+        chosen = self._choice(arms)
+        self.plan = mine_plan if chosen is None else chosen.plan
+        return default if chosen is None else chosen.action
+
+    @staticmethod
+    def _planned(base: Bot, plan: Any, state: State, seat: int) -> Action:
+        """The move ``plan`` makes here: the sensible bot's, following the plan."""
+        with _following(base, plan):
+            return base.act(state, seat)
 
     def _batch(
-        self, world: State, action: Action, seat: int, size: int, seed: int, base: Bot
+        self, world: State, action: Action, plan: Any, seat: int, size: int, seed: int, base: Bot
     ) -> np.ndarray:
-        """Win shares of ``size`` playouts after ``action``, on the dice ``seed`` names."""
+        """Win shares of ``size`` playouts after ``action`` (then ``plan``, if any), on the dice
+        ``seed`` names."""
         state = world.clone()
         state.apply(action, seat)
         self.searched += size
@@ -235,15 +288,17 @@ class MCTSBot:
         compiled = self._compiled(state.game.id)
         if compiled is not None:
             try:
-                return win_shares(compiled(state, size, seed), seat)
+                planned = () if plan is None else (plan,)  # only a planning game's kernel
+                return win_shares(compiled(state, size, seed, *planned), seat)
             except ValueError:  # a state the kernel cannot start from: the engine plays it
                 self.compiled[state.game.id] = None
-        rows = []
-        for i in range(size):
-            copy = state.clone() if i < size - 1 else state
-            copy.rng = ChanceStream((seed + i) % 2**63, copy.CHANCE_UNIFORMS)
-            rows.append(finish(copy, base))
-        return win_shares(np.array(rows, dtype=float), seat)
+        played = []
+        with _following(base, plan):
+            for i in range(size):
+                copy = state.clone() if i < size - 1 else state
+                copy.rng = ChanceStream((seed + i) % 2**63, copy.CHANCE_UNIFORMS)
+                played.append(finish(copy, base))
+        return win_shares(np.array(played, dtype=float), seat)
 
     @staticmethod
     def _survivors(arms: list[_Arm]) -> list[_Arm]:
@@ -266,7 +321,7 @@ class MCTSBot:
         return len(arms) == 1 and arms[0].bounds()[1] > 0.0
 
     @staticmethod
-    def _choice(arms: list[_Arm], default: Action) -> Action:
-        """The best gain sure to be above zero, else the sensible move."""
+    def _choice(arms: list[_Arm]) -> _Arm | None:
+        """The best gain sure to be above zero, else None (the sensible move)."""
         sure = [arm for arm in arms if arm.n >= MIN_SAMPLES and arm.bounds()[1] > 0.0]
-        return max(sure, key=lambda a: a.bounds()[0]).action if sure else default
+        return max(sure, key=lambda a: a.bounds()[0]) if sure else None

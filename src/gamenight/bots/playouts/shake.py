@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from gamenight.bots.shake_bot import keeps_shaking, shake_values
+from gamenight.bots.shake_bot import TurnPlan, keeps_shaking, shake_values
 from gamenight.games.shake import ShakeState
 
 from .rng import (  # SplitMix64 and Lemire's unbiased multiply, as every kernel draws
@@ -159,11 +159,12 @@ def _hits(k: int, hits_of: np.ndarray, c: Any, spare: Any, tape: np.ndarray,
 @njit(cache=True, **NO_REFCOUNT)
 def _play(n: int, rounds: int, k: int, rolloff: bool, shake_die: np.ndarray, keep: np.ndarray,
           hits_of: np.ndarray, key: Any, sc: np.ndarray, st: np.ndarray, tape: np.ndarray,
-          pos: np.ndarray) -> int:  # fmt: skip
+          pos: np.ndarray, plan: np.ndarray) -> int:  # fmt: skip
     """Play the table in ``sc``/``st`` to its end; the winners are ``st[CONT, :m]``, returns m.
 
     The engine's moves in its order (``games.shake``), the sensible bot deciding for every
-    seat; a chance phase draws from its purpose's stream (``key`` is the playout's)."""
+    seat, except that seat ``plan[0]`` shakes round ``plan[1]`` until ``plan[2]`` points in hand
+    (a ``TurnPlan``); a chance phase draws from its purpose's stream (``key`` is the playout's)."""
     total, rolled, queue, slot = st[TOTAL], st[ROLLED], st[QUEUE], st[SLOT]
     ends, cont, done, count, faces = st[SLOT_END], st[CONT], st[DONE], st[COUNT], st[FACES]
     phase, rnd, shaker, points = sc[PHASE], sc[ROUND], sc[SHAKER], sc[POINTS]
@@ -182,6 +183,7 @@ def _play(n: int, rounds: int, k: int, rolloff: bool, shake_die: np.ndarray, kee
                         rivals = max(rivals, total[o])
                         later = later or done[o] == 0
             throw = phase == SHAKE
+            planned = shaker == plan[0] and rnd == plan[1]
             while True:
                 if throw:
                     hits, c, spare = _hits(k, hits_of, c, spare, tape, pos)
@@ -191,7 +193,7 @@ def _play(n: int, rounds: int, k: int, rolloff: bool, shake_die: np.ndarray, kee
                     points += 10 * hits
                 throw = True
                 u = points // 10
-                go = u < keep.size and keep[u]
+                go = points < plan[2] if planned else u < keep.size and keep[u]
                 if final:  # shake while a stop cannot win; stop on the lead when nobody is left
                     if total[shaker] + points <= rivals:
                         go = True
@@ -335,13 +337,13 @@ def _reset(init_sc: np.ndarray, init_st: np.ndarray, sc: np.ndarray, st: np.ndar
 def _run(n: int, rounds: int, k: int, rolloff: bool, shake_die: np.ndarray, keep: np.ndarray,
          hits_of: np.ndarray, seed: Any, init_sc: np.ndarray, init_st: np.ndarray,
          sc: np.ndarray, st: np.ndarray, tape: np.ndarray, pos: np.ndarray,
-         out: np.ndarray) -> None:  # fmt: skip
+         plan: np.ndarray, out: np.ndarray) -> None:  # fmt: skip
     """Row i of ``out``: the returns of playout i (its own streams, keyed by ``seed`` and i)."""
     base = _fin(seed ^ SALT)
     for i in range(out.shape[0]):
         _reset(init_sc, init_st, sc, st)
         key = _fin(base + np.uint64(i + 1) * GAMMA)
-        m = _play(n, rounds, k, rolloff, shake_die, keep, hits_of, key, sc, st, tape, pos)
+        m = _play(n, rounds, k, rolloff, shake_die, keep, hits_of, key, sc, st, tape, pos, plan)
         for s in range(n):
             out[i, s] = 0.0
         share = 1.0 / m
@@ -451,7 +453,8 @@ class _Table:
         st[DONE, :n] = [points is not None for points in state.all_shake]
         return sc, st
 
-    def run(self, tape: np.ndarray, out: np.ndarray, seed: int = 0) -> int:
+    def run(self, tape: np.ndarray, out: np.ndarray, seed: int = 0,
+            plan: TurnPlan | None = None) -> int:  # fmt: skip
         """Fill ``out`` with the playouts' returns; the tape dice read (0 without a tape)."""
         if self.state.is_terminal():
             out[:] = self.state.returns()
@@ -459,8 +462,22 @@ class _Table:
         pos = np.zeros(1, dtype=np.int64)
         key = np.uint64(int(seed))
         _run(self.players, self.rounds, self.k, self.rolloff, *_tables(self.k), key,
-             self.sc, self.st, self.sc.copy(), self.st.copy(), tape, pos, out)  # fmt: skip
+             self.sc, self.st, self.sc.copy(), self.st.copy(), tape, pos,
+             _plan_row(plan, self.players), out)  # fmt: skip
         return int(pos[0])
+
+
+def _plan_row(plan: object, players: int) -> np.ndarray:
+    """A ``TurnPlan`` (or None) as the kernel reads it; anything else is refused by name."""
+    if plan is None:
+        return np.array([-1, -1, 0], dtype=np.int64)
+    row = plan[:3] if isinstance(plan, TurnPlan) else ()
+    if not row or not all(_whole(x) for x in row):
+        raise ValueError(f"a plan is a TurnPlan of whole numbers or None, not {plan!r}")
+    seat, rnd, stop = row
+    if not (0 <= seat < players and 0 <= rnd <= 1000 and 0 <= stop < 2**40):
+        raise ValueError(f"plan {plan!r} names no seat, round or stop of this table")
+    return np.array(row, dtype=np.int64)
 
 
 NO_TAPE = np.zeros(0, dtype=np.int8)
@@ -471,23 +488,27 @@ def _whole(x: object) -> bool:
     return isinstance(x, int | np.integer) and not isinstance(x, bool)
 
 
-def playouts(state: ShakeState, n: int, seed: int) -> np.ndarray:
+def playouts(state: ShakeState, n: int, seed: int, plan: TurnPlan | None = None) -> np.ndarray:
     """Returns (n, players) float64: row i is the engine's returns (state.returns() at the end) of
-    playout i of ``state`` to the end of the game, every seat played by the sensible Shake bot.
+    playout i of ``state`` to the end of the game, every seat played by the sensible Shake bot
+    (the seat and round of ``plan`` shaking to its stop instead, as ``ShakeBot`` with that plan).
 
     Raises TypeError for a state of another game, ValueError for ``n`` outside 1 to
-    ``MAX_PLAYOUTS`` or a seed outside 0 to 2**64 - 1; the state is never changed."""
+    ``MAX_PLAYOUTS``, a seed outside 0 to 2**64 - 1 or a malformed plan; the state is never
+    changed."""
     if not _whole(n) or not 1 <= n <= MAX_PLAYOUTS:
         raise ValueError(f"n must be a whole number from 1 to {MAX_PLAYOUTS:,}, not {n!r}")
     if not _whole(seed) or not 0 <= seed < 2**64:
         raise ValueError(f"seed must be a whole number from 0 to 2**64 - 1, not {seed!r}")
     table = _Table(state)
     out = np.empty((n, table.players), dtype=np.float64)
-    table.run(NO_TAPE, out, seed)
+    table.run(NO_TAPE, out, seed, plan)
     return out
 
 
-def playout_tape(state: ShakeState, tape: Any) -> tuple[list[float], int]:
+def playout_tape(
+    state: ShakeState, tape: Any, plan: TurnPlan | None = None
+) -> tuple[list[float], int]:
     """One playout of ``state`` on given dice (values 0-5, in the order the engine throws them):
     (its returns, the dice it read). A tape that runs out raises ValueError."""
     dice = np.asarray(tape)
@@ -498,7 +519,7 @@ def playout_tape(state: ShakeState, tape: Any) -> tuple[list[float], int]:
         raise ValueError("tape dice are values 0 to 5 (a die showing value + 1)")
     table = _Table(state)
     out = np.empty((1, table.players), dtype=np.float64)
-    used = table.run(dice.astype(np.int8), out)
+    used = table.run(dice.astype(np.int8), out, 0, plan)
     if used > dice.size:
         raise ValueError(f"the tape ran out: this playout needs more than {dice.size} dice")
     return out[0].tolist(), used
