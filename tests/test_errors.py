@@ -25,7 +25,7 @@ def test_unknown_game_names_it_and_the_known_ones() -> None:
         ({"colour": "red"}, "colour", "unknown option"),
         ({"starting_chips": -5}, "starting_chips", "greater than"),
         ({"players": 3, "first_player": 3}, "first_player", "no seat 3"),
-        ({"starting_chips": 2, "ante": 3}, "options", "ante"),
+        ({"starting_chips": 2, "ante": 3}, "ante", "more than starting_chips"),
     ],
 )
 def test_bad_options_name_the_option(options: dict, option: str, words: str) -> None:
@@ -54,6 +54,8 @@ def test_options_that_clash_are_named_in_plain_words(game: str, options: dict, s
         gamenight.new_game(game, **options)
     text = str(info.value)
     assert said in text and "Value error" not in text and "(got {" not in text, text
+    assert "'options'" not in text, "a clash names its options, not 'options'"
+    assert info.value.option != "options"
 
 
 @pytest.mark.parametrize("action", [None, [], "dice", {"faces": [1, 2]}, {"type": 7}])

@@ -10,11 +10,11 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any, ClassVar
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
 from gamenight.engine import Game, IllegalAction, Options, State, register_game
 from gamenight.engine.chance import Uniforms, check_faces, dice_outcomes
-from gamenight.engine.errors import MalformedAction, NotYourTurn
+from gamenight.engine.errors import BadOption, ClashingOptions, MalformedAction, NotYourTurn
 from gamenight.engine.ledger import Ledger
 from gamenight.engine.schema import IntList
 
@@ -38,12 +38,6 @@ class SnakeEyesOptions(Options):
         default=None, ge=0, le=7, description="seat that throws first; none: throw for high dice"
     )
 
-    @model_validator(mode="after")
-    def _ante_affordable(self) -> SnakeEyesOptions:
-        if self.ante > self.starting_chips:
-            raise ValueError(f"ante {self.ante} is more than starting_chips {self.starting_chips}")
-        return self
-
 
 @register_game
 class SnakeEyes(Game):
@@ -56,10 +50,15 @@ class SnakeEyes(Game):
     options: SnakeEyesOptions
 
     def validate(self) -> None:
-        fp = self.options.first_player
+        opts = self.options
+        if opts.ante > opts.starting_chips:  # a clash of two options: named as both, not one
+            raise ClashingOptions(
+                self.id,
+                ("ante", "starting_chips"),
+                f"ante {opts.ante} is more than starting_chips {opts.starting_chips}",
+            )
+        fp = opts.first_player
         if fp is not None and not 0 <= fp < self.players:
-            from gamenight.engine import BadOption
-
             raise BadOption(self.id, "first_player", f"no seat {fp} among {self.players} players")
 
     def new_state(self, seed: int | None = None) -> SnakeEyesState:
