@@ -121,7 +121,7 @@ def test_a_seat_freed_mid_game_is_said_in_the_log_and_in_the_replay(
 
 
 def test_the_host_frees_a_seat_seats_a_bot_and_cancels(server: Server, new_context: Any) -> None:
-    made = server.table("shake", [HUMAN, HUMAN, HUMAN])
+    made = server.table("shake", [HUMAN, HUMAN, HUMAN, HUMAN])
     tid = made["table_id"]
     host = server.call("POST", f"/api/tables/{tid}/join", {"name": "Hana", "seat": 0})["token"]
     ben = server.call("POST", f"/api/tables/{tid}/join", {"name": "Ben", "seat": 1})["token"]
@@ -155,10 +155,41 @@ def test_the_host_frees_a_seat_seats_a_bot_and_cancels(server: Server, new_conte
     page.get_by_role("button", name="a bot plays seat C").click()
     until(lambda: seats_of(server, tid)[2]["kind"], lambda kind: kind == "bot")
     expect(guest.locator("#waiting li").nth(2)).to_contain_text("bot")
+    assert seats_of(server, tid)[2]["bot"] == "sensible"
+    # and the fourth to the search bot, which the guest sees named as such
+    page.get_by_role("button", name="a search bot plays seat D").click()
+    until(lambda: seats_of(server, tid)[3]["bot"], lambda bot: bot == "search")
+    expect(guest.locator("#waiting li").nth(3)).to_contain_text("bot · search")
     page.get_by_role("button", name="Cancel the table").click()
     expect(page.locator("#waiting")).to_contain_text("This table was cancelled")
     expect(guest.locator("#waiting")).to_contain_text("This table was cancelled")
     assert server.call("GET", f"/api/tables/{tid}")["status"] == "cancelled"
+    assert not errors, errors
+
+
+def test_at_a_race_game_the_host_is_offered_no_search_bot(server: Server, new_context: Any) -> None:
+    """Snap's bots race by a reaction level and the server refuses a search bot there, so the
+    host's seat controls offer the sensible bot alone."""
+    made = server.table("snap", [HUMAN, HUMAN, HUMAN])
+    tid = made["table_id"]
+    host = server.call("POST", f"/api/tables/{tid}/join", {"name": "Hana", "seat": 0})["token"]
+    ctx = new_context()
+    ctx.add_init_script(f"localStorage.setItem('gamenight:host:{tid}', {made['host_token']!r})")
+    page = ctx.new_page()
+    errors = watch_errors(page)
+    page.goto(server.base + "/")
+    page.evaluate(
+        "([id, v]) => localStorage.setItem('gamenight:seat:' + id, JSON.stringify(v))",
+        [tid, {"seat": 0, "token": host, "name": "Hana"}],
+    )
+    page.goto(f"{server.base}/t/{tid}")
+    page.wait_for_selector("#conn.open")
+    expect(page.get_by_role("button", name="a bot plays seat B")).to_be_visible()
+    assert page.locator("[data-kind=search]").count() == 0
+    with pytest.raises(AssertionError, match="400|422"):  # and the server says no anyway
+        server.call(
+            "POST", f"/api/tables/{tid}/bot", {"seat": 1, "bot": "search"}, token=made["host_token"]
+        )
     assert not errors, errors
 
 

@@ -39,6 +39,9 @@ export function mount(el, ...children) {
 /** Seat letter: 0 -> "A". */
 export const letter = (seat) => String.fromCharCode(65 + seat);
 
+/** The race games: their bots have a reaction level, and no search bot sits at them. */
+export const REALTIME = new Set(["snap", "slap-the-elephant"]);
+
 /** Each player seat's name as a table shows it, by seat: a bot without a name is "Bot C". */
 export function seatNamesOf(seats) {
   const list = [];

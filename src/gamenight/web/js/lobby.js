@@ -1,5 +1,5 @@
 // The lobby: pick a game, seat humans and bots, set the rules options, create the table, see open tables.
-import { h, mount, letter, bdi } from "./dom.js";
+import { h, mount, letter, bdi, REALTIME } from "./dom.js";
 import { api, seats, hostTokens, playerName, rememberName } from "./net.js";
 
 const $ = (id) => document.getElementById(id);
@@ -110,7 +110,6 @@ function dataNote(g) {
 }
 
 // Bots in a race game need a person's reaction time to be beatable; elsewhere they need not wait.
-const REALTIME = new Set(["snap", "slap-the-elephant"]);
 
 function drawGameForm() {
   const g = chosen;

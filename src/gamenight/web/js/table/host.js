@@ -1,6 +1,6 @@
 // Table manners: your seat link (take your seat back from any device), the host's controls
 // (free a seat, give it to a bot, cancel, list in the lobby), and "away" seats a bot plays.
-import { h, letter } from "../dom.js";
+import { h, letter, REALTIME } from "../dom.js";
 import { api, seats, hostTokens } from "../net.js";
 import { tableId, $, app, page, banner } from "./page.js";
 
@@ -65,12 +65,16 @@ export function seatControls(s) {
       if (!confirm(`Free ${who}? Their link stops working${status === "playing" ? "; a bot plays the seat until someone takes it" : ""}.`)) return;
       hostCall("kick", { seat: s.seat }, `${seatWord(s)} is free.`);
     } }, "Free seat") : null;
-  const bot = s.seat !== "dealer" ? h("button", { type: "button", class: "small", "data-bot": String(s.seat), "aria-label": `a bot plays ${who}`,
-    onclick: () => {
-      if (!confirm(`A bot plays ${who} for the rest of the game?`)) return;
-      hostCall("bot", { seat: s.seat }, `A bot plays ${seatWord(s)} now.`);
-    } }, "Bot plays it") : null;
-  return free || bot ? h("span", { class: "host-seat" }, free, bot) : null;
+  // a bot of either kind: the sensible one, or (at the turn-based games) the search bot
+  const botButton = (kind, label, what) => h("button", { type: "button", class: "small", "data-bot": String(s.seat), "data-kind": kind,
+    "aria-label": `${what.toLowerCase()} plays ${who}`, onclick: () => {
+      if (!confirm(`${what} plays ${who} for the rest of the game?`)) return;
+      hostCall("bot", { seat: s.seat, bot: kind }, `${what} plays ${seatWord(s)} now.`);
+    } }, label);
+  const game = app.summary?.game;
+  const bots = s.seat === "dealer" ? [] : [botButton("sensible", "Bot plays it", "A bot"),
+    game && !REALTIME.has(game) ? botButton("search", "Search bot plays it", "A search bot") : null];
+  return free || bots.length ? h("span", { class: "host-seat" }, free, ...bots) : null;
 }
 
 /** The host's table-wide controls: list it in the lobby (while it waits), cancel it. */
