@@ -369,3 +369,24 @@ async def test_a_table_dropped_from_memory_leaves_nothing_behind_in_its_lease(
     a.idle_seconds = 0  # nobody is connected: it expires at once
     assert await a.expire_idle() == [table.id]
     assert table.id not in lease._last and table.id not in lease._local
+
+
+@pytest.mark.redis
+@pytest.mark.parametrize("kind", ["sensible", "search"])
+async def test_a_bot_the_host_seats_on_one_process_is_built_on_the_other_too(
+    two_processes: list[TableService], kind: str
+) -> None:
+    """The other process reloaded the seats and built a stand-in for an away seat only: a seat
+    given to a bot elsewhere had no bot there, so that process had nobody to move for it."""
+    a, b = two_processes
+    table, host = await a.create(CreateTable(game="gambler", seats=HUMANS))
+    for i in range(2):
+        await a.join(table.id, f"P{i}", i)
+    await a.start(table.id, host)
+    there = await b.find(table.id)
+    await until(lambda: there.status == "playing")
+    assert there.bots == {}
+    await a.seat_bot(table.id, host, 1, kind)
+    await until(lambda: there.seats[1].kind == "bot" and 1 in there.bots)
+    assert getattr(there.bots[1], "thinks", False) is (kind == "search")
+    assert 0 not in there.bots  # seat 0 is still its player's

@@ -75,10 +75,11 @@ def default_action(state: State, seat: int) -> dict[str, Any] | None:
 
 
 def make_bots(table: Table, bot_seconds: float) -> None:
-    """A bot for each of the table's bot seats, seeded from the table's own generator (a search
-    bot thinking up to ``bot_seconds`` a move), and a stand-in for each away seat."""
+    """A bot for each of the table's bot seats that has none yet, seeded from the table's own
+    generator (a search bot thinking up to ``bot_seconds`` a move), and a stand-in for each away
+    seat."""
     for i, s in enumerate(table.seats):
-        if s.kind != "bot":
+        if s.kind != "bot" or i in table.bots:
             continue
         seed = table.rng.randrange(2**32)
         if table.game_id == "snake-eyes-casino" and s.strategy:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import chat
-from .clock import Timers, stand_in
+from .clock import Timers, make_bots
 from .fanout import FanOut, Notice
 from .lease import Lease
 from .rebuild import last_call, resume_dice, seats_from
@@ -207,13 +207,17 @@ class Sync:
             fresh = await self.storage.load_table(table.id)
             if fresh:
                 table.status = fresh["status"]
+                before = table.seats
                 table.seats, table.dealer = seats_from(fresh)
+                for i, (was, now) in enumerate(zip(before, table.seats, strict=False)):
+                    if now.kind == "bot" and was.kind != "bot":  # another process seated it
+                        table.bots.pop(i, None)  # (an away seat's stand-in, if any, goes)
                 table.host_hash = fresh["host_hash"]
                 table.rematch = fresh.get("rematch")
                 table.turn_seconds = fresh.get("turn_seconds")
                 table.listed = bool(fresh.get("listed"))
                 table.notes = fresh.get("notes") or []
-                stand_in(table)
+                make_bots(table, self.timers.bot_seconds)
 
     def _on_gap(self) -> None:
         task = asyncio.ensure_future(self.resync())
