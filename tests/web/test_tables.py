@@ -642,3 +642,20 @@ def test_chat_at_a_phone_width(server: Server, new_context: Any) -> None:
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
     assert len(chat_lines(phone)) == 1
     shot(phone, "chat-phone")
+
+
+def test_only_a_seated_player_is_offered_turn_notices(server: Server, new_context: Any) -> None:
+    """A spectator has no turn: his status bar offers sounds, not "tell me when it is my turn";
+    the player's offers both."""
+    tid, token = start_with(server, "shake", [HUMAN, BOT])
+    player = sit(new_context(), server, tid, 0, token, "Sam")
+    watcher = new_context().new_page()
+    errors = watch_errors(watcher)
+    watcher.goto(f"{server.base}/t/{tid}")
+    watcher.wait_for_selector("#conn.open")
+    watcher.wait_for_selector("#board > *", state="attached")
+    expect(watcher.locator("#prefs #sound")).to_be_visible()
+    assert watcher.locator("#prefs #notify").count() == 0
+    expect(player.locator("#prefs #sound")).to_be_visible()
+    expect(player.locator("#prefs #notify")).to_be_visible()
+    assert not errors, errors

@@ -73,6 +73,7 @@ let onFrame = function onFrame(frame) {
     case "welcome":
       app.seat = frame.seat;
       updateSummary(frame.table);
+      alertSwitches();
       break;
     case "seats":
       updateSummary(frame.table);

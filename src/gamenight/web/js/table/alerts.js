@@ -67,8 +67,10 @@ async function mayNotify() {
   return (await Notification.requestPermission()) === "granted";
 }
 
-/** The two switches on the status bar. */
+/** The switches on the status bar: sounds for anyone, and "my turn" notices for a seated
+ * player (a spectator has no turn); drawn again when this browser takes or leaves a seat. */
 export function alertSwitches() {
+  const seated = app.seat !== null && app.seat !== undefined;
   mount($("prefs"), toggle("sound", SOUND_KEY, "Sounds", "sound"),
-    "Notification" in window ? toggle("notify", NOTIFY_KEY, "Tell me when it is my turn", "bell", mayNotify) : null);
+    seated && "Notification" in window ? toggle("notify", NOTIFY_KEY, "Tell me when it is my turn", "bell", mayNotify) : null);
 }
