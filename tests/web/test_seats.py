@@ -19,6 +19,17 @@ def seats_of(server: Server, tid: str) -> list[dict[str, Any]]:
     return list(server.call("GET", f"/api/tables/{tid}")["seats"])
 
 
+def open_seat(page: Any, server: Server, tid: str, token: str, name: str) -> None:
+    """Open the waiting table as the holder of seat 0's ``token``, as the lobby stores it."""
+    page.goto(server.base + "/")
+    page.evaluate(
+        "([id, v]) => localStorage.setItem('gamenight:seat:' + id, JSON.stringify(v))",
+        [tid, {"seat": 0, "token": token, "name": name}],
+    )
+    page.goto(f"{server.base}/t/{tid}")
+    page.wait_for_selector("#conn.open")
+
+
 def test_a_player_takes_his_seat_back_from_a_second_browser(
     server: Server, new_context: Any
 ) -> None:
@@ -131,13 +142,7 @@ def test_the_host_frees_a_seat_seats_a_bot_and_cancels(server: Server, new_conte
     errors: list[str] = []  # (not watch_errors: it dismisses the host's "are you sure?")
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("dialog", lambda d: d.accept())
-    page.goto(server.base + "/")
-    page.evaluate(
-        "([id, v]) => localStorage.setItem('gamenight:seat:' + id, JSON.stringify(v))",
-        [tid, {"seat": 0, "token": host, "name": "Hana"}],
-    )
-    page.goto(f"{server.base}/t/{tid}")
-    page.wait_for_selector("#conn.open")
+    open_seat(page, server, tid, host, "Hana")
     # a friend's browser without the host's token has no host controls
     guest = new_context().new_page()
     guest.goto(f"{server.base}/t/{tid}")
@@ -177,13 +182,7 @@ def test_at_a_race_game_the_host_is_offered_no_search_bot(server: Server, new_co
     ctx.add_init_script(f"localStorage.setItem('gamenight:host:{tid}', {made['host_token']!r})")
     page = ctx.new_page()
     errors = watch_errors(page)
-    page.goto(server.base + "/")
-    page.evaluate(
-        "([id, v]) => localStorage.setItem('gamenight:seat:' + id, JSON.stringify(v))",
-        [tid, {"seat": 0, "token": host, "name": "Hana"}],
-    )
-    page.goto(f"{server.base}/t/{tid}")
-    page.wait_for_selector("#conn.open")
+    open_seat(page, server, tid, host, "Hana")
     expect(page.get_by_role("button", name="a bot plays seat B")).to_be_visible()
     assert page.locator("[data-kind=search]").count() == 0
     with pytest.raises(AssertionError, match="400|422"):  # and the server says no anyway
