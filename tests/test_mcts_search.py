@@ -12,7 +12,7 @@ import pytest
 import gamenight
 from gamenight.bots import make_bot
 from gamenight.bots.mcts import MCTSBot, finish, win_shares
-from gamenight.bots.shake_bot import TurnPlan, turn_plans
+from gamenight.bots.shake_bot import TurnPlan, sensible_stop, turn_plans
 from gamenight.engine import State
 from gamenight.engine.chance import ChanceStream
 
@@ -185,3 +185,26 @@ def test_a_planned_turn_is_played_to_its_plan_without_another_search() -> None:
     assert follows > 0
     other = plan._replace(totals=(plan.totals[0] + 10, *plan.totals[1:]))
     assert not other.governs(state, seat) and not plan._replace(seat=1 - seat).governs(state, seat)
+
+
+@pytest.mark.parametrize("faces", [1, 3])
+def test_a_turns_candidates_are_every_move_with_every_stop_but_the_sensible_play(
+    faces: int,
+) -> None:
+    """At the choice that starts a turn: take, or shake to each stop (the sensible stop among
+    them); the sensible play itself (its move and plan) is the default, never a candidate."""
+    state, seat = _shake_decision(1, {"players": 2, "scoring_faces": faces})
+    assert state.phase == "choose"
+    legal = state.legal_actions(seat)
+    default = make_bot("shake").act(state, seat)
+    mine, arms = turn_plans(state, seat, legal, default)
+    stop = sensible_stop(faces)
+    if default == {"type": "shake"}:
+        assert mine is not None and mine.stop_at == stop
+        assert ({"type": "take"}, None) in arms
+    else:  # one scoring face: the sensible bot takes a high die, and a shake is a candidate
+        assert mine is None and ({"type": "shake"}, mine) not in arms
+        assert any(p is not None and p.stop_at == stop for _, p in arms)
+    assert (default, mine) not in arms
+    stops = sorted(p.stop_at for _, p in arms if p is not None)
+    assert len(stops) >= 5 and stops[0] < stop < stops[-1]

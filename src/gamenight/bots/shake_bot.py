@@ -90,7 +90,7 @@ def turn_plans(
     totals = tuple(after.scores)  # type: ignore[attr-defined]  # a clone of a ShakeState
     sensible = TurnPlan(seat, state.round, stop, totals) if default == _SHAKE else None
     arms: list[tuple[dict[str, Any], TurnPlan | None]] = [
-        (_SHAKE, TurnPlan(seat, state.round, t, totals)) for t in stops if t != stop
+        (_SHAKE, TurnPlan(seat, state.round, t, totals)) for t in stops
     ]
     arms += [(a, None) for a in legal if a["type"] != "shake"]
     return sensible, [(a, p) for a, p in arms if a != default or p != sensible]
