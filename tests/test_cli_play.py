@@ -137,6 +137,11 @@ def test_a_table_file_with_a_player_count_that_is_no_number_is_named(
         (["play", "snake-eyes", "--seed", "-5"], "--seed"),
         (["play", "gambler", "--seed", str(2**64)], "--seed"),
         (["play", "snap", "--seed", "-1"], "--seed"),
+        (["play", "snap", "--bot", "search"], "--bot"),
+        (["play", "snake-eyes-casino", "--bot", "search"], "--bot"),
+        (["play", "gambler", "--bot", "clever"], "--bot"),
+        (["play", "shake", "--players", "3", "--bot", "optimal"], "--bot"),
+        (["play", "shake", "--bot", "mcts-999s"], "--bot"),
     ],
 )
 def test_options_a_game_cannot_use_are_refused_by_name(
@@ -182,6 +187,7 @@ def test_the_printed_seed_deals_the_same_game_again(started: list[TableApp]) -> 
         ["snake-eyes-casino", "--live", "--table", str(EXAMPLES / "table.json")],
         ["snake-eyes-casino", "--players", "2", "--strategy", "field"],
         ["snap", "--level", "expert"],
+        ["shake", "--bot", "search"],
     ],
 )
 def test_the_printed_command_plays_the_same_table_again(
@@ -201,6 +207,28 @@ def test_the_printed_command_plays_the_same_table_again(
     bots_a, bots_b = (getattr(t, "bots", {}) for t in (a, b))
     strategy = [getattr(bot, "strategy", None) for bot in bots_a.values()]
     assert strategy == [getattr(bot, "strategy", None) for bot in bots_b.values()]
+    assert [type(bot) for bot in bots_a.values()] == [type(bot) for bot in bots_b.values()]
+
+
+@pytest.mark.parametrize(
+    ("game", "bot", "thinks"),
+    [("shake", "search", True), ("gambler", "mcts-0.5s", True), ("shake", "optimal", False),
+     ("snake-eyes", "random", False)],
+)  # fmt: skip
+def test_bot_seats_the_bots_of_that_kind(
+    started: list[TableApp], game: str, bot: str, thinks: bool
+) -> None:
+    """--bot: the kind of every bot seat, the search bot (thinking off the screen's thread)
+    included; the default stays the sensible bot."""
+    result = runner.invoke(app, ["play", game, "--players", "2", "--bot", bot, "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    assert f"--bot {bot}" in result.output  # in the command that plays the table again
+    bots = started[0].bots  # type: ignore[attr-defined]
+    assert list(bots) == [1] and getattr(bots[1], "thinks", False) is thinks
+    if bot.startswith("mcts-"):
+        assert bots[1].seconds == 0.5
+    assert runner.invoke(app, ["play", game, "--players", "2"]).exit_code == 0
+    assert not getattr(started[1].bots[1], "thinks", False)  # type: ignore[attr-defined]
 
 
 def test_casino_strategy_live_and_the_example_table(started: list[TableApp]) -> None:

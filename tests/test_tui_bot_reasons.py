@@ -6,9 +6,9 @@ from typing import Any
 
 import gamenight
 from gamenight.bots.explain import explain
-from gamenight.bots.shake_bot import ShakeBot, keeps_shaking
+from gamenight.bots.shake_bot import ShakeBot, TurnPlan, keeps_shaking, sensible_stop
 from gamenight.tui.app import GameApp
-from tui_tables import SIZE, screen_text
+from tui_tables import SIZE, human_key, screen_text
 
 
 def first_shake() -> Any:
@@ -73,3 +73,44 @@ async def test_a_long_reason_is_shown_whole_at_80_columns() -> None:
         rows = screen_text(app).splitlines()[status.region.y : status.region.bottom]
         shown = " ".join(" ".join(rows).split())
         assert "F bot is thinking" in shown and "(expected loss 20)" in shown
+
+
+def test_a_search_bots_own_stop_is_given_as_its_reason() -> None:
+    """A search bot that stops early (or shakes on past the usual stop) says it follows its
+    plan for the turn; a plan at the usual stop leaves the usual reason."""
+    state, seat = first_shake()
+    points = state.view()["shake_points"]
+    early = TurnPlan(seat, state.view()["round"], points, tuple(state.scores))
+    why = explain(state, seat, {"type": "stop"}, early)
+    assert why is not None and f"stops at {points:,}, its stop this turn" in why
+    assert "not the usual 1,920" in why
+    late = early._replace(stop_at=3000)
+    why = explain(state, seat, {"type": "shake"}, late)
+    assert why is not None and "shakes on to 3,000 this turn" in why
+    usual = early._replace(stop_at=sensible_stop(3))
+    assert explain(state, seat, {"type": "shake"}, usual) == explain(state, seat, {"type": "shake"})
+    other = early._replace(seat=1 - seat)  # another seat's plan says nothing of this one
+    assert explain(state, seat, {"type": "stop"}, other) == explain(state, seat, {"type": "stop"})
+
+
+async def test_a_game_against_the_search_bot_at_the_terminal(tmp_path: Any) -> None:
+    """The search bot thinks in a worker thread on a copy of the table (its thinking never
+    freezes the keys): a whole short game against it ends, every move legal."""
+    game = gamenight.new_game("shake", players=2, rounds=1)
+    app = GameApp(game, ["human", "bot"], 3, bot_delay=0, save_path=tmp_path / "g.json",
+                  bot="mcts-50")  # fmt: skip
+    assert getattr(app.bots[1], "thinks", False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for _ in range(10_000):  # a bound on steps (keys, thoughts, dice), not on time
+            if app.state.is_terminal():
+                break
+            key = human_key(app)
+            if key is None:  # the bot thinks, or the dice roll: wait for the thought to land
+                await app.workers.wait_for_complete()
+                await pilot.pause()
+            else:
+                await pilot.press(key)
+        assert app.state.is_terminal()
+        assert gamenight.replay(app.state.record()).returns() == app.state.returns()
+        assert "Game over" in screen_text(app)

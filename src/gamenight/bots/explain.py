@@ -10,13 +10,33 @@ from typing import Any
 
 from gamenight.engine import State
 
-from .shake_bot import STEP, shake_values
+from .shake_bot import STEP, TurnPlan, sensible_stop, shake_values
 
 
-def explain(state: State, seat: int, action: dict[str, Any]) -> str | None:
-    """Why ``seat`` plays ``action`` in ``state`` (before it is applied), or None if obvious."""
+def explain(state: State, seat: int, action: dict[str, Any], plan: object = None) -> str | None:
+    """Why ``seat`` plays ``action`` in ``state`` (before it is applied), or None if obvious;
+    ``plan``: the search bot's plan for the turn, if it has one."""
     if state.game.id == "shake":
+        if isinstance(plan, TurnPlan):
+            planned = explain_plan(state, seat, action, plan)
+            if planned:
+                return planned
         return explain_shake(state, seat, action)
+    return None
+
+
+def explain_plan(state: State, seat: int, action: dict[str, Any], plan: TurnPlan) -> str | None:
+    """Shake: a search bot's shake or stop where its plan for the turn is not the sensible one."""
+    view = state.view(seat)
+    usual = sensible_stop(state.game.options.scoring_faces)  # type: ignore[attr-defined]
+    if (plan.seat, plan.round) != (seat, view["round"]) or plan.stop_at == usual:
+        return None
+    name, kind = state.seat_name(seat), action.get("type")
+    why = f"not the usual {_n(usual)}: its search finds that wins more often"
+    if kind == "shake" and view["phase"] in ("choose", "shaken"):
+        return f"{name} shakes on to {_n(plan.stop_at)} this turn, {why}"
+    if kind == "stop" and view["phase"] == "shaken":
+        return f"{name} stops at {_n(view['shake_points'])}, its stop this turn, {why}"
     return None
 
 

@@ -9,6 +9,7 @@ import typer
 from rich.markup import escape
 
 import gamenight
+from gamenight.bots import make_bot
 from gamenight.engine import GamenightError
 
 from .common import (
@@ -58,6 +59,13 @@ def play(
     ] = None,
     level: Annotated[
         str | None, typer.Option(help="snap, slap-the-elephant: bot level easy/normal/expert")
+    ] = None,
+    bot: Annotated[
+        str | None,
+        typer.Option(
+            help="shake, snake-eyes, gambler: the bots' kind: sensible (the default), random, "
+            "optimal (2-player shake), search (thinks up to 1 s a move), mcts-Ts (T seconds)"
+        ),
     ] = None,
     resume: Annotated[
         Path | None,
@@ -114,6 +122,7 @@ def play(
             check_level(level)
         except (GamenightError, ValueError) as e:
             raise refuse("--level", str(e)) from None
+    kind = bot_kind(game, bot, players)
     options: dict[str, object] = {**settings, "players": players}
     if live:
         options["live"] = True
@@ -143,10 +152,10 @@ def play(
             from gamenight.tui.gambler import GamblerApp
 
             return GamblerApp(state or g.new_state(deal), seats=seats, seed=deal, bot_delay=pace,
-                              save_path=save_path)  # fmt: skip
+                              save_path=save_path, bot=kind)  # fmt: skip
         from gamenight.tui.app import GameApp
 
-        return GameApp(g, seats, deal, bot_delay=pace, save_path=save_path, state=state)
+        return GameApp(g, seats, deal, bot_delay=pace, save_path=save_path, state=state, bot=kind)
 
     from gamenight.tui.base import NEW_GAME
 
@@ -158,7 +167,9 @@ def play(
             + ([f"--table {shlex.quote(str(table_file))}"] if table_file else [])
             + ([f"--strategy {strategy}"] if strategy else [])
             + ([f"--level {level}"] if level else [])
+            + ([f"--bot {bot}"] if bot else [])
         )  # every option that changes the game, or "again" would deal a different one
+        keep = f" --bot {bot}" if bot else ""  # the same bots when a saved game plays on
         if resumed is not None and resume is not None:  # s saves back to the same file
             n = len(resumed.moves)
             hint = f"{n} move{'' if n == 1 else 's'} read from {resume}: playing on"
@@ -168,7 +179,7 @@ def play(
                 board.written.add(resume.resolve())  # the table's own file: s replaces it
             result = board.run()
             saved = shlex.quote(str(board.save_path))  # where s last saved (or would save)
-            again = f"gamenight play {game} --bots {bots} --resume {saved}"
+            again = f"gamenight play {game} --bots {bots}{keep} --resume {saved}"
             console.print(f"[bold]{escape(again)}[/] plays on from the last save", soft_wrap=True)
             resumed = None
             if result != NEW_GAME:
@@ -184,11 +195,28 @@ def play(
         console.print(done, soft_wrap=True)
         if board.written and not board.game_over() and not realtime(game):  # saved, unfinished
             saved = shlex.quote(str(board.save_path))
-            on = f"gamenight play {game} --bots {bots} --resume {saved}"
+            on = f"gamenight play {game} --bots {bots}{keep} --resume {saved}"
             console.print(f"[bold]{escape(on)}[/] plays on from the last save", soft_wrap=True)
         if result != NEW_GAME:
             return
         seed = secrets.randbelow(1_000_000)
+
+
+def bot_kind(game: str, bot: str | None, players: int) -> str:
+    """The bot kind ``--bot`` names (``search`` is the search bot at 1 s a move), checked
+    against the game and its seats; the race games and the casino choose bots otherwise."""
+    if bot is None:
+        return "sensible"
+    if realtime(game):
+        raise refuse("--bot", f"{game} bots race by a reaction level: choose it with --level")
+    if game == "snake-eyes-casino":
+        raise refuse("--bot", "casino bots bet by a --strategy")
+    kind = "mcts" if bot == "search" else bot
+    try:
+        make_bot(game, kind, seed=0, players=players)
+    except ValueError as e:
+        raise refuse("--bot", f"{e} (search: mcts at 1 s a move)") from None
+    return kind
 
 
 def resumed_state(

@@ -59,6 +59,7 @@ class GameApp(TableApp):
         save_path: str | Path | None = None,
         bots: dict[int, Bot] | None = None,
         state: State | None = None,
+        bot: str = "sensible",
     ) -> None:
         super().__init__()
         self.game_id, self.game_title = game.id, game.title
@@ -76,7 +77,7 @@ class GameApp(TableApp):
         self.bots: dict[int, Bot] = bots or {}
         for s, kind in enumerate(self.seats):
             if kind == BOT and s not in self.bots:
-                self.bots[s] = make_bot(game.id, seed=None if seed is None else seed + s)
+                self.bots[s] = make_bot(game.id, bot, seed=None if seed is None else seed + s)
         lone = self.seats.count(HUMAN) == 1
         self.names = [
             f"{chr(65 + s)}{(' you' if lone else '') if k == HUMAN else ' bot'}"
@@ -160,8 +161,10 @@ class GameApp(TableApp):
         self.pending = False
         if not self.is_running or self.state.is_terminal():
             return
-        action = self.bots[seat].act(self.state, seat)
-        why = explain(self.state, seat, action)
+        self.decide(self.bots[seat], seat, lambda action: self.bot_played(seat, action))
+
+    def bot_played(self, seat: int, action: Action) -> None:
+        why = explain(self.state, seat, action, getattr(self.bots[seat], "plan", None))
         if why:
             self.why = why
             self.query_one("#log", RichLog).write(Text("  why: " + why, style="italic cyan"))

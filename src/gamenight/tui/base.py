@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
+from textual.worker import Worker, WorkerState
 
 from .rules_help import rules_for
 
@@ -172,6 +174,9 @@ class TableApp(App[str | None]):
     bot_delay: float = 0.6
     written: set[Path]  # files this table saved: saving there again replaces them unasked
     ended = False  # the end is on screen (and n in the footer)
+    # a thinking bot's move in the making: the table and its move count when asked, and where
+    # the move goes (``decide``)
+    thoughts: dict[Worker[Any], tuple[Any, int, Callable[[dict[str, Any]], None]]]
     too_small = False  # the terminal is below MIN_SIZE (and the player was told)
 
     def table_title(self) -> str:
@@ -181,6 +186,7 @@ class TableApp(App[str | None]):
     def __init__(self) -> None:
         super().__init__()
         self.written = set()
+        self.thoughts = {}
 
     def on_mount(self) -> None:
         self.title = self.table_title()
@@ -288,6 +294,32 @@ class TableApp(App[str | None]):
         self.action_quit_game()
 
     # --- bots on a timer -----------------------------------------------------------------------
+    def decide(self, bot: Any, seat: int, then: Callable[[dict[str, Any]], None]) -> None:
+        """Ask ``bot`` for ``seat``'s move and hand it to ``then``. A bot that thinks (the search
+        bot, up to seconds a move) does so in a worker thread on a copy of the table, so keys
+        and the screen stay live; its move is dropped if the table moved on meanwhile."""
+        if not getattr(bot, "thinks", False):
+            then(bot.act(self.state, seat))
+            return
+        worker = self.run_worker(
+            partial(bot.act, self.state.clone(), seat), thread=True, group="bots"
+        )
+        self.thoughts[worker] = (self.state, len(self.state.moves), then)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A thought landed: its move is played if the table is still where it was asked."""
+        if event.state != WorkerState.SUCCESS:
+            if event.state in (WorkerState.ERROR, WorkerState.CANCELLED):
+                self.thoughts.pop(event.worker, None)
+            return
+        asked = self.thoughts.pop(event.worker, None)
+        if asked is None:
+            return
+        state, moves, then = asked
+        action = event.worker.result
+        if action is not None and self.state is state and len(state.moves) == moves:
+            then(action)
+
     def schedule(self, move: Callable[[], None]) -> None:
         """Run ``move`` after the bot delay; while a dialog is open it waits and tries again."""
 

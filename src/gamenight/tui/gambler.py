@@ -182,6 +182,7 @@ class GamblerApp(TableApp):
         seats: list[str] | None = None,
         bot_delay: float = 0.6,
         save_path: str | Path | None = None,
+        bot: str = "sensible",
     ) -> None:
         super().__init__()
         self.state = state or new_game("gambler", players=4).new_state(seed)
@@ -191,7 +192,7 @@ class GamblerApp(TableApp):
         self.seed, self.bot_delay = seed, bot_delay
         self.save_path = Path(save_path or f"gamenight-gambler-seed{seed}.json")
         self.bots: dict[int, Bot] = {
-            s: make_bot("gambler", "sensible", seed=None if seed is None else seed + s)
+            s: make_bot("gambler", bot, seed=None if seed is None else seed + s)
             for s, k in enumerate(self.seat_kinds)
             if k == BOT
         }
@@ -247,7 +248,10 @@ class GamblerApp(TableApp):
             self.advance()
             return
         seat = st.actors()[0]
-        st.apply(self.bots[seat].act(st, seat), seat)
+        self.decide(self.bots[seat], seat, lambda action: self.bot_played(seat, action))
+
+    def bot_played(self, seat: int, action: dict[str, Any]) -> None:
+        self.state.apply(action, seat)
         self.advance()
 
     def refresh_table(self, problem: str = "") -> None:
