@@ -10,6 +10,7 @@ from typing import Any
 import gamenight
 from gamenight.bots.shake_bot import ShakeBot
 from gamenight.tui.app import GameApp
+from gamenight.tui.base import HelpScreen
 from tui_tables import SIZE, human_key
 
 
@@ -47,6 +48,13 @@ async def until_asked(app: GameApp, pilot: Any, bot: HeldBot) -> None:
             await pilot.press(key)
 
 
+async def release(app: GameApp, pilot: Any, bot: HeldBot) -> None:
+    """Let the held bot decide, and wait until its thought has landed."""
+    bot.go.set()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 async def test_the_bot_thinks_on_a_copy_and_its_move_lands_on_the_table(tmp_path: Path) -> None:
     bot = HeldBot()
     app = bot_first(tmp_path, bot)
@@ -56,10 +64,9 @@ async def test_the_bot_thinks_on_a_copy_and_its_move_lands_on_the_table(tmp_path
         assert bot.seen[0] is not app.state  # a copy: the live table is never read in a thread
         await pilot.press("question_mark")  # the screen answers keys while the bot thinks
         await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
         await pilot.press("escape")
-        bot.go.set()
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await release(app, pilot, bot)
         assert len(app.state.moves) > before  # its move was played
         assert not app.thoughts
 
@@ -71,9 +78,7 @@ async def test_a_thought_for_a_table_that_moved_on_is_dropped(tmp_path: Path) ->
         await until_asked(app, pilot, bot)
         fresh = app.game.new_state(seed=9)  # as a resumed or new game replaces the table
         app.state = fresh
-        bot.go.set()
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await release(app, pilot, bot)
         assert fresh.moves == []  # the old table's move was not played on the new one
         assert not app.thoughts
 
