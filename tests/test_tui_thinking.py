@@ -40,12 +40,15 @@ def bot_first(tmp_path: Path, bot: HeldBot) -> GameApp:
 
 async def until_asked(app: GameApp, pilot: Any, bot: HeldBot) -> None:
     """Play the human's first choices until the held bot is thinking."""
-    while not bot.asked.is_set():
+    for _ in range(10_000):  # a bound (about 100 s) instead of a hang if it never comes
+        if bot.asked.is_set():
+            return
         key = human_key(app)  # the human's throw or choice, on the way to the bot's turn
         if key is None:
-            await pilot.pause()
+            await pilot.pause(0.01)
         else:
             await pilot.press(key)
+    raise AssertionError("the bot was never asked")
 
 
 async def release(app: GameApp, pilot: Any, bot: HeldBot) -> None:
@@ -65,10 +68,14 @@ async def test_the_bot_thinks_on_a_copy_and_its_move_lands_on_the_table(tmp_path
         await pilot.press("question_mark")  # the screen answers keys while the bot thinks
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
-        await pilot.press("escape")
         await release(app, pilot, bot)
-        assert len(app.state.moves) > before  # its move was played
-        assert not app.thoughts
+        assert len(app.state.moves) == before  # the move waits while the dialog is open
+        await pilot.press("escape")
+        for _ in range(2400):  # then it is played (the wait re-arms every 0.1 s): up to 2 min
+            if len(app.state.moves) > before:
+                break
+            await pilot.pause(0.05)
+        assert len(app.state.moves) > before and not app.thoughts
 
 
 async def test_a_thought_for_a_table_that_moved_on_is_dropped(tmp_path: Path) -> None:

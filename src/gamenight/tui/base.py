@@ -307,7 +307,8 @@ class TableApp(App[str | None]):
         self.thoughts[worker] = (self.state, len(self.state.moves), then)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """A thought landed: its move is played if the table is still where it was asked."""
+        """A thought landed: its move is played if the table is still where it was asked, once
+        no dialog is open."""
         if event.state != WorkerState.SUCCESS:
             if event.state in (WorkerState.ERROR, WorkerState.CANCELLED):
                 self.thoughts.pop(event.worker, None)
@@ -317,8 +318,15 @@ class TableApp(App[str | None]):
             return
         state, moves, then = asked
         action = event.worker.result
-        if action is not None and self.state is state and len(state.moves) == moves:
-            then(action)
+
+        def land() -> None:
+            if action is not None and self.state is state and len(state.moves) == moves:
+                then(action)
+
+        if self.paused:  # a dialog is open: the move waits for it, as every bot move does
+            self.schedule(land)
+        else:
+            land()
 
     def schedule(self, move: Callable[[], None]) -> None:
         """Run ``move`` after the bot delay; while a dialog is open it waits and tries again."""
