@@ -109,10 +109,9 @@ function dataNote(g) {
     h("a", { href: "/docs" }, "/docs"), "); the table here uses the rulebook's.");
 }
 
-// Bots in a race game need a person's reaction time to be beatable; elsewhere they need not wait.
-
 function drawGameForm() {
   const g = chosen;
+  // bots in a race game need a person's reaction time to be beatable; elsewhere they need not wait
   $("bot-pace").value = REALTIME.has(g.id) ? "human" : "instant";
   const players = $("players");
   players.min = g.min_players;
