@@ -9,7 +9,6 @@ import typer
 from rich.markup import escape
 
 import gamenight
-from gamenight.bots import make_bot
 from gamenight.engine import GamenightError
 
 from .common import (
@@ -211,6 +210,8 @@ def bot_kind(game: str, bot: str | None, players: int) -> str:
         raise refuse("--bot", f"{game} bots race by a reaction level: choose it with --level")
     if game == "snake-eyes-casino":
         raise refuse("--bot", "casino bots bet by a --strategy")
+    from gamenight.bots import make_bot  # here: NumPy is no cost of starting the command
+
     kind = "mcts" if bot == "search" else bot
     try:
         make_bot(game, kind, seed=0, players=players)
