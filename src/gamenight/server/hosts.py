@@ -11,10 +11,9 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from gamenight.bots import make_bot
 from gamenight.engine.game import is_realtime
 
-from .clock import Timers, search_bot, stand_in
+from .clock import Timers, make_bots, stand_in
 from .lease import Lease
 from .lobby import CLOSED, Lobby, search_refusal
 from .notes import say
@@ -105,12 +104,8 @@ class Hosts:
             say(table, "bot", seat, target.name)
             target.kind, target.bot, target.name, target.token_hash = "bot", bot, None, None
             target.away = False
-            seed = table.rng.randrange(2**32)
-            table.bots[int(seat)] = (
-                search_bot(table.game_id, self.timers.bot_seconds, seed)
-                if bot == "search"
-                else make_bot(table.game_id, bot, seed=seed)
-            )
+            table.bots.pop(int(seat), None)  # an away seat's stand-in makes way for the bot
+            make_bots(table, self.timers.bot_seconds)
             target.level = "normal" if is_realtime(table.game_id) else None
             return "seats"
 
