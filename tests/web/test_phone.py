@@ -3,6 +3,7 @@ what the player has to see or press, and the turn line speaks to the player, not
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from typing import Any
@@ -183,6 +184,70 @@ def test_every_snap_pile_shows_above_the_bar_at_the_top_of_the_page(
         assert all(look["calls"]), (flips, look)
         if page.locator("#controls button.act").count():
             press(page, page.locator("#controls button.act").first)  # and its answer drawn
+    assert not errors, errors
+
+
+def a_pair_below_at_my_turn() -> dict[str, Any]:
+    """A real four-player Snap view for seat 0: its turn to flip, its top matching a lower seat's."""
+    import gamenight
+
+    for seed in range(200):
+        state = gamenight.new_game("snap", players=4).new_state(seed=seed)
+        while not state.is_terminal() and len(state.moves) < 200:
+            if state.is_chance():
+                state.sample_chance()
+                continue
+            view = state.view(0)
+            pair = {s for m in view["matches"] for s in (m if isinstance(m, list) else [m])}
+            if view["turn"] == 0 and 0 in pair and pair & {2, 3}:
+                return dict(view)
+            seat = next(s for s in state.actors() if {"type": "flip"} in state.legal_actions(s))
+            state.apply({"type": "flip"}, seat)
+    raise AssertionError("no deal in 200 shows seat 0's top matching a lower seat's at its turn")
+
+
+def test_a_pair_showing_at_a_timed_table_keeps_every_pile_above_the_bar(
+    server: Server, new_context: Any
+) -> None:
+    """A pair showing lengthens the turn line ("Pair showing (owl): call SNAP! · ...") and badges
+    each seat of the pair; with the lobby's turn timer beside the line it wrapped a word a row, and
+    the lower piles, the pair among them, went under the moves bar. The page draws that state as
+    the server would send it: a real frame of a timed table, its view swapped for one with a pair
+    (seat 0 and a lower seat), and a notice on top."""
+    view = a_pair_below_at_my_turn()
+    tid, token = start_with(server, "snap", [HUMAN, BOT, BOT, BOT], turn_seconds=90)
+    context = new_context(**PHONE)
+    context.add_init_script("localStorage.setItem('gamenight:first-move:snap', 'yes')")
+    page = context.new_page()
+
+    def link(ws: Any) -> None:
+        table = ws.connect_to_server()
+
+        def down(message: Any) -> None:
+            frame = json.loads(message)
+            ws.send(json.dumps(frame | {"view": view}) if frame.get("type") == "state" else message)
+
+        table.on_message(down)
+
+    page.route_web_socket(re.compile(r"/ws/"), link)
+    sit(None, server, tid, 0, token, "Alexandra", page=page)
+    errors = watch_errors(page)
+    page.wait_for_selector(".sn-seat.match >> nth=1")
+    page.wait_for_selector("#timer:not([hidden])")
+    assert "Pair showing" in page.locator("#turn").inner_text()
+    page.wait_for_function(BAR_ROOM)
+    # a notice, as a timed-out seat brings: it lies over the header, the table stays put
+    before = page.evaluate(LOOK)
+    page.evaluate("""() => { const b = document.querySelector('#banner');
+                             b.textContent = 'Time ran out for Bot B: the table played it.';
+                             b.hidden = false; }""")
+    for look in (before, page.evaluate(LOOK)):
+        assert look["scrollY"] == 0, look
+        for i, pile in enumerate(look["piles"]):
+            assert pile["bottom"] <= look["bar"] + 1, (i, look)
+            assert pile["seen"], (i, look)
+        assert all(look["calls"]), look
+    assert page.evaluate(LOOK)["piles"] == before["piles"]
     assert not errors, errors
 
 

@@ -106,7 +106,7 @@ export default {
       const matched = (view.matches || []).some((m) => (Array.isArray(m) ? m.includes(s) : m === s));
       return h("li", { class: `sn-seat${view.turn === s ? " active" : ""}${view.out?.[s] ? " out" : ""}${me === s ? " mine" : ""}${matched ? " match" : ""}` },
         h("div", {}, seatTag(s, names), view.turn === s ? h("span", { class: "badge turn" }, "to flip") : null, view.out?.[s] ? h("span", { class: "badge" }, "out") : null,
-          matched ? h("span", { class: "badge bad" }, "pair showing") : null),
+          matched ? h("span", { class: "badge bad" }, h("span", { class: "long" }, "pair showing"), h("span", { class: "short" }, "pair")) : null),
         h("div", { class: "sn-piles" },
           h("div", { class: "pile" }, snapCard(null, { size: 44, back: true }), h("span", { class: "count", "data-testid": `pack-${s}` }, `${p.pack}`)),
           slap ? null : h("div", { class: "pile" }, top ? h("span", anim("turn", `up-${s}`, p.face_up.length), snapCard(top, { size: 60 })) : h("div", { class: "empty-pile" }, "no card"), h("span", { class: "count" }, `${p.face_up.length} up`))));
