@@ -68,12 +68,12 @@ async def test_a_dead_holder_loses_the_lease_after_its_ttl(redis: Redis) -> None
 
 
 async def test_a_live_holder_keeps_renewing_past_its_ttl(redis: Redis) -> None:
-    # renewed every TTL/3: a 2 s TTL leaves 1.3 s for a late renewal on a busy machine
-    a, b = RedisLease(redis, "a", ttl=2), RedisLease(redis, "b", ttl=2)
+    # renewed every TTL/3: a 4 s TTL leaves 2.7 s for a late renewal on a busy machine
+    a, b = RedisLease(redis, "a", ttl=4), RedisLease(redis, "b", ttl=4)
     t = table()
     held = await a.acquire(t)
     loop = asyncio.get_running_loop()
-    until_ = loop.time() + 3 * a.ttl  # well past the TTL, however slowly the checks run
+    until_ = loop.time() + 1.5 * a.ttl  # past the TTL, however slowly the checks run
     while loop.time() < until_:
         await asyncio.sleep(0.1)
         assert isinstance(await b.try_acquire(t), float)
