@@ -96,8 +96,10 @@ def test_a_wager_placed_by_keyboard_keeps_focus_on_its_area_and_a_chip_on_the_ra
 
 
 # Every visible text node's contrast with the background it is drawn on (computed styles, the
-# opacity of its ancestors included; text of a disabled control is exempt, as WCAG has it).
-LOW_CONTRAST = r"""() => {
+# opacity of its ancestors included; text of a disabled control is exempt, as WCAG has it), once
+# the motions under way have ended: chips sliding in fade up from nothing for a moment.
+LOW_CONTRAST = r"""async () => {
+  await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)));
   const rgba = (c) => { const m = c.match(/rgba?\(([^)]+)\)/);
     const v = m[1].split(/[ ,\/]+/).filter(Boolean).map(Number);
     return [v[0], v[1], v[2], v[3] ?? 1]; };
