@@ -188,7 +188,7 @@ def test_every_snap_pile_shows_above_the_bar_at_the_top_of_the_page(
 
 
 def a_pair_below_at_my_turn() -> dict[str, Any]:
-    """A real four-player Snap view for seat 0: its turn to flip, its top matching a lower seat's."""
+    """A real four-player Snap view for seat 0: its turn to flip, its top matching a lower one."""
     import gamenight
 
     for seed in range(200):
