@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 from .conftest import LONG_S, Server, press, sent_actions, until, watch_errors
+from .test_phone import snap_view
 from .test_tables import BOT, HUMAN, finished_bot_game, sit, start_with
 
 # Samples document.activeElement at every animation frame: did focus ever fall to <body>?
@@ -150,30 +151,13 @@ def test_every_text_of_the_tables_meets_wcag_aa_contrast(server: Server, context
         assert page.evaluate(LOW_CONTRAST) == [], game
 
 
-def snap_view_with_a_pair() -> dict[str, Any]:
-    """A real Snap view (seat 0's) with two matching tops showing: flips only, seed 1."""
-    import gamenight
-
-    state = gamenight.new_game("snap", players=2).new_state(seed=1)
-    while not state.is_terminal():
-        if state.is_chance():
-            state.sample_chance()
-            continue
-        view = state.view(0)
-        if view["matches"]:
-            return dict(view)
-        seat = next(s for s in state.actors() if {"type": "flip"} in state.legal_actions(s))
-        state.apply({"type": "flip"}, seat)
-    raise AssertionError("no pair showed")
-
-
 def test_a_pair_showing_in_snap_is_told_in_words_not_only_by_a_coloured_glow(
     server: Server, context: Any
 ) -> None:
     """Two matching tops were marked only by a vermilion glow round their seats: a colour-blind
     player could miss it and a screen reader said nothing. The seats now say "pair showing" and
     the live turn line names the pair."""
-    view = snap_view_with_a_pair()
+    view = snap_view(2, lambda v: bool(v["matches"]))
     page = context.new_page()
     page.goto(server.base + "/")
     got = page.evaluate(

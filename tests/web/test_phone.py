@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -187,23 +188,28 @@ def test_every_snap_pile_shows_above_the_bar_at_the_top_of_the_page(
     assert not errors, errors
 
 
-def a_pair_below_at_my_turn() -> dict[str, Any]:
-    """A real four-player Snap view for seat 0: its turn to flip, its top matching a lower one."""
+def snap_view(players: int, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """Seat 0's view of a real Snap deal (flips only) at the first point where `wanted` holds."""
     import gamenight
 
     for seed in range(200):
-        state = gamenight.new_game("snap", players=4).new_state(seed=seed)
+        state = gamenight.new_game("snap", players=players).new_state(seed=seed)
         while not state.is_terminal() and len(state.moves) < 200:
             if state.is_chance():
                 state.sample_chance()
                 continue
-            view = state.view(0)
-            pair = {s for m in view["matches"] for s in (m if isinstance(m, list) else [m])}
-            if view["turn"] == 0 and 0 in pair and pair & {2, 3}:
-                return dict(view)
+            view = dict(state.view(0))
+            if wanted(view):
+                return view
             seat = next(s for s in state.actors() if {"type": "flip"} in state.legal_actions(s))
             state.apply({"type": "flip"}, seat)
-    raise AssertionError("no deal in 200 shows seat 0's top matching a lower seat's at its turn")
+    raise AssertionError(f"no {players}-player deal of 200 came to the view wanted")
+
+
+def a_pair_below_at_my_turn(view: dict[str, Any]) -> bool:
+    """Seat 0 is to flip, its top matching a lower seat's (the seats under it on a phone)."""
+    pair = {s for m in view["matches"] for s in (m if isinstance(m, list) else [m])}
+    return view["turn"] == 0 and 0 in pair and bool(pair & {2, 3})
 
 
 def test_a_pair_showing_at_a_timed_table_keeps_every_pile_above_the_bar(
@@ -214,7 +220,7 @@ def test_a_pair_showing_at_a_timed_table_keeps_every_pile_above_the_bar(
     the lower piles, the pair among them, went under the moves bar. The page draws that state as
     the server would send it: a real frame of a timed table, its view swapped for one with a pair
     (seat 0 and a lower seat), and a notice on top."""
-    view = a_pair_below_at_my_turn()
+    view = snap_view(4, a_pair_below_at_my_turn)
     tid, token = start_with(server, "snap", [HUMAN, BOT, BOT, BOT], turn_seconds=90)
     context = new_context(**PHONE)
     context.add_init_script("localStorage.setItem('gamenight:first-move:snap', 'yes')")
