@@ -208,7 +208,7 @@ def snap_view(players: int, wanted: Callable[[dict[str, Any]], bool]) -> dict[st
 
 def a_pair_below_at_my_turn(view: dict[str, Any]) -> bool:
     """Seat 0 is to flip, its top matching a lower seat's (the seats under it on a phone)."""
-    pair = {s for m in view["matches"] for s in (m if isinstance(m, list) else [m])}
+    pair = set(view["matches"])  # the seats (None: the centre) whose tops match another's
     return view["turn"] == 0 and 0 in pair and bool(pair & {2, 3})
 
 
